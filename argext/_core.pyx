@@ -1,0 +1,427 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, freethreading_compatible=True
+"""The Python front of argext: spec validation, array intake, calls into C.
+
+Every check that can fail runs before the C call; the C core validates its
+descriptors again for its own C users, and runs with the GIL released.
+"""
+import operator
+
+import numpy as np
+
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t
+
+from argext._argext cimport *
+from argext._spec import DTYPES, NEWEST_OPSET, OPERATORS, resolve
+
+cnp.import_array()
+
+
+class SpecError(ValueError):
+    """An opset, attribute or axis outside the operator's versioned spec."""
+
+
+class SpecTypeError(SpecError, TypeError):
+    """A value of the wrong type for the spec: a non-integer attribute or
+    opset, or a dtype the operator version does not allow."""
+
+
+# dtype names in the order of the C enum argext_dtype.
+_DTYPE_NAMES = DTYPES
+_INDEX_DTYPES = {
+    np.dtype(np.int64): ARGEXT_INT64,
+    np.dtype(np.int32): ARGEXT_INT32,
+    np.dtype(np.uint64): ARGEXT_UINT64,
+    np.dtype(np.uint32): ARGEXT_UINT32,
+}
+_INDEX_LIMITS = {
+    ARGEXT_INT64: 2**63 - 1,
+    ARGEXT_INT32: 2**31 - 1,
+    ARGEXT_UINT64: 2**63 - 1,
+    ARGEXT_UINT32: 2**32 - 1,
+}
+
+
+cdef class _Version:
+    """One operator version, compiled from the spec table for fast checks."""
+    cdef readonly object schema
+    cdef readonly str name
+    cdef readonly int since
+    cdef unsigned int dtype_mask
+    cdef readonly object attributes
+
+    def __init__(self, schema):
+        self.schema = schema
+        self.name = str(schema)
+        self.since = schema.since_version
+        self.attributes = schema.attributes
+        self.dtype_mask = 0
+        for d in schema.dtypes:
+            self.dtype_mask |= 1u << _DTYPE_NAMES.index(d)
+
+
+cdef dict _VERSIONS = {
+    op: (None,) + tuple(_Version(resolve(op, o)) for o in range(1, NEWEST_OPSET + 1))
+    for op in OPERATORS
+}
+
+
+cdef _Version _version(str op_type, object opset):
+    if opset is None:
+        return _VERSIONS[op_type][NEWEST_OPSET]
+    if isinstance(opset, bool):
+        raise SpecTypeError(f"{op_type}: opset must be an integer, got {opset!r}")
+    try:
+        o = operator.index(opset)
+    except TypeError:
+        raise SpecTypeError(f"{op_type}: opset must be an integer, got {opset!r}") from None
+    if o < 1 or o > NEWEST_OPSET:
+        raise SpecError(f"{op_type}: opset {o} is outside the opsets argext knows (1..{NEWEST_OPSET})")
+    return _VERSIONS[op_type][o]
+
+
+cdef object _integer(object context, str name, object value, bint allow_bool):
+    if isinstance(value, bool) and not allow_bool:
+        raise SpecTypeError(f"{context}: {name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise SpecTypeError(f"{context}: {name} must be an integer, got {value!r}") from None
+
+
+cdef int _flag(_Version v, str name, object value) except -1:
+    """A 0/1 attribute; one the version lacks must be left at 0."""
+    attr = v.attributes.get(name)
+    cdef object x = _integer(v.name, name, value, True)
+    if attr is None:
+        if x != 0:
+            raise SpecError(f"{v.name}: {name}={value!r} is not an attribute of this version "
+                            f"(it needs a newer opset)")
+        return 0
+    if x not in attr.allowed:
+        raise SpecError(f"{v.name}: {name}={value!r} is out of range (allowed: {attr.allowed})")
+    return x
+
+
+cdef int64_t _axis(object context, str name, object value, int rank, bint negative_ok) except -1:
+    cdef object a = _integer(context, name, value, False)
+    cdef object low = -rank if negative_ok else 0
+    if a < low or a >= rank:
+        raise SpecError(f"{context}: {name}={a} is out of range [{low}, {rank - 1}] "
+                        f"for an input of rank {rank}")
+    return a + rank if a < 0 else a
+
+
+cdef int _dtype_code(cnp.dtype dt):
+    cdef char kind = dt.kind
+    cdef Py_ssize_t size = dt.itemsize
+    if kind == b'f':
+        return {2: ARGEXT_FLOAT16, 4: ARGEXT_FLOAT32, 8: ARGEXT_FLOAT64}.get(size, -1)
+    if kind == b'i':
+        return {1: ARGEXT_INT8, 2: ARGEXT_INT16, 4: ARGEXT_INT32, 8: ARGEXT_INT64}.get(size, -1)
+    if kind == b'u':
+        return {1: ARGEXT_UINT8, 2: ARGEXT_UINT16, 4: ARGEXT_UINT32, 8: ARGEXT_UINT64}.get(size, -1)
+    if dt.name == "bfloat16" and size == 2:  # ml_dtypes: its type number is dynamic
+        return ARGEXT_BFLOAT16
+    return -1
+
+
+cdef cnp.ndarray _intake(object context, str what, object data, unsigned int allowed, int *code):
+    """`data` as an array of an allowed dtype in native byte order."""
+    cdef cnp.ndarray arr
+    if type(data) is np.ndarray:
+        arr = <cnp.ndarray>data
+    else:
+        try:
+            arr = np.asarray(data)
+        except (ValueError, TypeError) as e:
+            raise TypeError(f"{context}: {what} must be a numeric array, got {type(data).__name__} ({e})") from e
+    cdef cnp.dtype dt = arr.dtype
+    code[0] = _dtype_code(dt)
+    if code[0] < 0 or not (allowed >> code[0]) & 1:
+        names = [n for i, n in enumerate(_DTYPE_NAMES) if (allowed >> i) & 1]
+        raise SpecTypeError(f"{context}: {what} has dtype {dt}, which it does not support "
+                            f"(supported: {', '.join(names)})")
+    if not dt.isnative:
+        arr = arr.astype(dt.newbyteorder("="))
+    return arr
+
+
+cdef struct Descriptor:
+    argext_tensor t
+    int64_t shape[64]
+    int64_t strides[64]
+
+
+cdef void _describe(Descriptor *d, cnp.ndarray a, int code) noexcept:
+    cdef int i, nd = cnp.PyArray_NDIM(a)
+    cdef cnp.npy_intp *shape = cnp.PyArray_DIMS(a)
+    cdef cnp.npy_intp *strides = cnp.PyArray_STRIDES(a)
+    for i in range(nd):
+        d.shape[i] = shape[i]
+        d.strides[i] = strides[i]
+    d.t.data = cnp.PyArray_DATA(a)
+    d.t.dtype = <argext_dtype>code
+    d.t.rank = nd
+    d.t.shape = d.shape
+    d.t.strides = d.strides
+
+
+cdef bint _overlaps(cnp.ndarray a, cnp.ndarray b):
+    """Whether the memory spans of a and b intersect."""
+    cdef char *lo[2]
+    cdef char *hi[2]
+    cdef cnp.ndarray x
+    cdef int k, i
+    for k in range(2):
+        x = a if k == 0 else b
+        lo[k] = hi[k] = <char *>cnp.PyArray_DATA(x)
+        if cnp.PyArray_SIZE(x) == 0:
+            return False
+        for i in range(cnp.PyArray_NDIM(x)):
+            span = (cnp.PyArray_DIMS(x)[i] - 1) * cnp.PyArray_STRIDES(x)[i]
+            if span < 0:
+                lo[k] += span
+            else:
+                hi[k] += span
+        hi[k] += cnp.PyArray_ITEMSIZE(x)
+    return lo[0] < hi[1] and lo[1] < hi[0]
+
+
+cdef cnp.ndarray _output(object context, object out, tuple shape, cnp.dtype dtype, cnp.ndarray src):
+    """A fresh output array, or `out` once it is checked (before any write).
+    An `out` that shares memory with `src` is replaced by a fresh array that
+    the caller copies back (_finish)."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if type(out) is not np.ndarray and not isinstance(out, np.ndarray):
+        raise TypeError(f"{context}: out must be a numpy.ndarray, got {type(out).__name__}")
+    cdef cnp.ndarray o = <cnp.ndarray>out
+    if o.dtype != dtype or not o.dtype.isnative:
+        raise TypeError(f"{context}: out has dtype {o.dtype}, expected {dtype}")
+    if (<object>o).shape != shape:
+        raise ValueError(f"{context}: out has shape {(<object>o).shape}, expected {shape}")
+    if not o.flags.writeable:
+        raise ValueError(f"{context}: out is read-only")
+    if _overlaps(o, src):
+        return np.empty(shape, dtype)
+    return o
+
+
+cdef object _finish(cnp.ndarray result, object out):
+    if out is None or result is out:
+        return result
+    out[...] = result  # out overlapped the input: copy the finished result
+    return out
+
+
+cdef int _check(object context, argext_status st) except -1:
+    if st == ARGEXT_OK:
+        return 0
+    if st == ARGEXT_ERR_NOMEM:
+        raise MemoryError(f"{context}: out of memory")
+    message = argext_status_string(st).decode()
+    if st == ARGEXT_ERR_EMPTY_AXIS:
+        raise ValueError(f"{context}: {message}")
+    if st == ARGEXT_ERR_OVERFLOW:
+        raise OverflowError(f"{context}: {message}")
+    raise SpecError(f"{context}: {message}")
+
+
+cdef object _onnx_arg(int is_min, str op_type, object data, object axis, object keepdims,
+                      object select_last_index, object opset, object out):
+    cdef _Version v = _version(op_type, opset)
+    cdef int kd = _flag(v, "keepdims", keepdims)
+    cdef int last = _flag(v, "select_last_index", select_last_index)
+    cdef int code
+    cdef cnp.ndarray arr = _intake(v.name, "data", data, v.dtype_mask, &code)
+    cdef int rank = cnp.PyArray_NDIM(arr)
+    if rank == 0:
+        raise SpecError(f"{v.name}: data is a 0-d array; axis must lie in [-r, r-1], "
+                        f"which is empty for rank 0")
+    cdef int64_t ax = _axis(v.name, "axis", axis, rank, True)
+    shape = (<object>arr).shape
+    if shape[ax] == 0:
+        raise ValueError(f"{v.name}: cannot reduce over axis {axis}, which has size 0 "
+                         f"(data shape {shape})")
+    out_shape = shape[:ax] + ((1,) if kd else ()) + shape[ax + 1:]
+    cdef cnp.ndarray result = _output(v.name, out, out_shape, np.dtype(np.int64), arr)
+    cdef Descriptor din, dout
+    _describe(&din, arr, code)
+    _describe(&dout, result, ARGEXT_INT64)
+    cdef argext_status st
+    with nogil:
+        if is_min:
+            st = argext_argmin(&din.t, &dout.t, ax, kd, last)
+        else:
+            st = argext_argmax(&din.t, &dout.t, ax, kd, last)
+    _check(v.name, st)
+    return _finish(result, out)
+
+
+def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
+    """ONNX ArgMax: int64 indices of the largest elements along `axis`.
+
+    opset is the model's default-domain opset (None: the newest). NaN counts
+    as the largest value; select_last_index=1 (opset >= 12) picks the last
+    occurrence instead of the first.
+    """
+    return _onnx_arg(0, "ArgMax", data, axis, keepdims, select_last_index, opset, out)
+
+
+def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
+    """ONNX ArgMin: int64 indices of the smallest elements along `axis`.
+
+    opset is the model's default-domain opset (None: the newest). NaN counts
+    as the smallest value; select_last_index=1 (opset >= 12) picks the last
+    occurrence instead of the first.
+    """
+    return _onnx_arg(1, "ArgMin", data, axis, keepdims, select_last_index, opset, out)
+
+
+def hardmax(input, axis=None, *, opset=None, out=None):
+    """ONNX Hardmax: 1 at the first maximum of each row, 0 elsewhere.
+
+    Version 13 (opset >= 13) takes rows along `axis` (default -1). Versions
+    1 and 11 coerce the input to 2-D [prod(shape[:axis]), prod(shape[axis:])]
+    (default axis 1) and take its rows. Output: input's dtype and shape.
+    """
+    cdef _Version v = _version("Hardmax", opset)
+    cdef int code
+    cdef cnp.ndarray arr = _intake(v.name, "input", input, v.dtype_mask, &code)
+    cdef int rank = cnp.PyArray_NDIM(arr)
+    attr = v.attributes["axis"]
+    if rank == 0:
+        raise SpecError(f"{v.name}: input is a 0-d array; axis has no valid value for rank 0")
+    cdef int64_t ax = _axis(v.name, "axis", attr.default if axis is None else axis, rank,
+                            attr.allowed == "axis")
+    cdef cnp.ndarray result = _output(v.name, out, (<object>arr).shape, arr.dtype, arr)
+    cdef Descriptor din, dout
+    _describe(&din, arr, code)
+    _describe(&dout, result, code)
+    cdef argext_status st
+    cdef int version = v.since
+    with nogil:
+        st = argext_hardmax(&din.t, &dout.t, ax, version)
+    _check(v.name, st)
+    return _finish(result, out)
+
+
+cdef object _multi_axis(int is_min, str name, object data, object axes, object axis_direction,
+                        object output_dtype, object out):
+    cdef int code
+    cdef cnp.ndarray arr = _intake(name, "data", data, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
+    cdef int rank = cnp.PyArray_NDIM(arr)
+    try:
+        listed = [axes] if hasattr(axes, "__index__") else list(axes)
+    except TypeError:
+        raise SpecTypeError(f"{name}: axes must be a sequence of integers, got {axes!r}") from None
+    if not listed:
+        raise SpecError(f"{name}: axes must name at least one axis, got {axes!r}")
+    cdef int64_t c_axes[64]
+    cdef int i, naxes = len(listed)
+    if naxes > rank:
+        raise SpecError(f"{name}: axes {axes!r} name more axes than the input's rank {rank}")
+    seen = set()
+    for i in range(naxes):
+        c_axes[i] = _axis(name, "axes", listed[i], rank, True)
+        if c_axes[i] in seen:
+            raise SpecError(f"{name}: axes {axes!r} repeat axis {listed[i]!r}")
+        seen.add(c_axes[i])
+    if not isinstance(axis_direction, str):
+        raise SpecTypeError(f"{name}: axis_direction must be 'increasing' or 'decreasing', "
+                            f"got {axis_direction!r}")
+    if axis_direction not in ("increasing", "decreasing"):
+        raise SpecError(f"{name}: axis_direction must be 'increasing' or 'decreasing', "
+                        f"got {axis_direction!r}")
+    try:
+        odt = np.dtype(output_dtype)
+        out_code = _INDEX_DTYPES[odt]
+    except (TypeError, KeyError):
+        raise SpecTypeError(f"{name}: output_dtype must be int64, int32, uint64 or uint32, "
+                            f"got {output_dtype!r}") from None
+    shape = (<object>arr).shape
+    count = 1
+    for a in seen:
+        count *= shape[a]
+    if count == 0:
+        raise ValueError(f"{name}: cannot reduce over axes {axes!r}, which hold no elements "
+                         f"(data shape {shape})")
+    if count - 1 > _INDEX_LIMITS[out_code]:
+        raise OverflowError(f"{name}: {count} reduced elements cannot be indexed by "
+                            f"output_dtype {odt}")
+    out_shape = tuple(1 if d in seen else n for d, n in enumerate(shape))
+    cdef cnp.ndarray result = _output(name, out, out_shape, odt, arr)
+    cdef Descriptor din, dout
+    _describe(&din, arr, code)
+    _describe(&dout, result, out_code)
+    cdef argext_direction direction = ARGEXT_LAST if axis_direction == "decreasing" else ARGEXT_FIRST
+    cdef argext_status st
+    with nogil:
+        if is_min:
+            st = argext_reduce_argmin(&din.t, &dout.t, c_axes, naxes, direction)
+        else:
+            st = argext_reduce_argmax(&din.t, &dout.t, c_axes, naxes, direction)
+    _check(name, st)
+    return _finish(result, out)
+
+
+def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
+    """DirectML-style ARGMAX over several axes at once.
+
+    Every axis in `axes` becomes size 1; each output element is the row-major
+    flattened index, over the reduced axes in increasing axis order, of the
+    largest element of its sub-block. "increasing" picks the first
+    occurrence, "decreasing" the last. output_dtype: int64, int32, uint64 or
+    uint32.
+    """
+    return _multi_axis(0, "reduce_argmax", data, axes, axis_direction, output_dtype, out)
+
+
+def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
+    """DirectML-style ARGMIN over several axes at once (see reduce_argmax)."""
+    return _multi_axis(1, "reduce_argmin", data, axes, axis_direction, output_dtype, out)
+
+
+def version():
+    """The C core's version string."""
+    return argext_version().decode()
+
+
+_ISA_NAMES = tuple(argext_isa_name(<argext_isa>i).decode() for i in range(ARGEXT_ISA_COUNT))
+
+
+def get_isa():
+    """Name of the kernel instruction-set level in use."""
+    return _ISA_NAMES[argext_get_isa()]
+
+
+def supported_isas():
+    """Names of the levels this CPU and build can run, lowest first."""
+    return tuple(n for i, n in enumerate(_ISA_NAMES) if argext_isa_supported(<argext_isa>i))
+
+
+def set_isa(name):
+    """Force a kernel level ("baseline", "avx2", "avx512") or None for the best."""
+    cdef int i
+    if name is None:
+        i = argext_isa_best()
+    elif name in _ISA_NAMES:
+        i = _ISA_NAMES.index(name)
+    else:
+        raise ValueError(f"set_isa: unknown ISA {name!r} (known: {', '.join(_ISA_NAMES)})")
+    if argext_set_isa(<argext_isa>i) != ARGEXT_OK:
+        raise ValueError(f"set_isa: {name!r} is not supported here (supported: "
+                         f"{', '.join(supported_isas())})")
+
+
+def schema(op_type, opset=None):
+    """The version of `op_type` in force at `opset` (None: the newest).
+
+    Returns an OpSchema: since_version, attributes (name -> Attribute with
+    type, default and allowed values), dtypes (allowed input dtypes) and
+    type_constraints (the same as ONNX type strings).
+    """
+    if op_type not in _VERSIONS:
+        raise SpecError(f"schema: unknown operator {op_type!r} (known: {', '.join(_VERSIONS)})")
+    return _version(op_type, opset).schema

@@ -1,0 +1,368 @@
+/*
+ * argext.c - public entry points: validate descriptors, then run the engine.
+ * Nothing is written before every check has passed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtypes.h"
+#include "kernels.h"
+#include "reduce.h"
+
+#define SIZE_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = sizeof(ET),
+static const size_t dtype_sizes[ARGEXT_DTYPE_COUNT] = {ARGEXT_DTYPES(SIZE_ENTRY)};
+
+const char *argext_version(void) { return ARGEXT_VERSION_STRING; }
+
+size_t argext_dtype_size(argext_dtype dtype)
+{
+    return (unsigned)dtype < ARGEXT_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
+}
+
+const char *argext_status_string(argext_status status)
+{
+    switch (status) {
+    case ARGEXT_OK: return "success";
+    case ARGEXT_ERR_NULL: return "a required pointer is NULL";
+    case ARGEXT_ERR_DTYPE: return "unsupported dtype";
+    case ARGEXT_ERR_RANK: return "rank out of range";
+    case ARGEXT_ERR_SHAPE: return "invalid shape or strides (negative dimension or size overflow)";
+    case ARGEXT_ERR_AXIS: return "axis out of range or repeated";
+    case ARGEXT_ERR_EMPTY_AXIS: return "reduction over an empty axis";
+    case ARGEXT_ERR_OUTPUT: return "output tensor has the wrong shape or dtype";
+    case ARGEXT_ERR_ATTRIBUTE: return "attribute out of range";
+    case ARGEXT_ERR_OVERFLOW: return "index does not fit the output dtype";
+    case ARGEXT_ERR_NOMEM: return "out of memory";
+    case ARGEXT_ERR_ISA: return "instruction set not supported";
+    }
+    return "unknown status";
+}
+
+/* A checked descriptor: byte strides resolved, element count known. */
+typedef struct {
+    int64_t strides[ARGEXT_MAX_RANK];
+    int64_t count;
+} checked;
+
+static int mul_overflows(int64_t a, int64_t b) { return b != 0 && a > INT64_MAX / b; }
+
+static argext_status check_tensor(const argext_tensor *t, checked *c)
+{
+    if (!t)
+        return ARGEXT_ERR_NULL;
+    if ((unsigned)t->dtype >= ARGEXT_DTYPE_COUNT)
+        return ARGEXT_ERR_DTYPE;
+    if (t->rank < 0 || t->rank > ARGEXT_MAX_RANK)
+        return ARGEXT_ERR_RANK;
+    if (t->rank > 0 && !t->shape)
+        return ARGEXT_ERR_NULL;
+    /* Sizes and byte extents must fit int64, ignoring empty dimensions. */
+    int64_t nonzero = (int64_t)dtype_sizes[t->dtype], extent = 0;
+    int empty = 0;
+    for (int d = t->rank - 1; d >= 0; d--) {
+        int64_t n = t->shape[d];
+        if (n < 0)
+            return ARGEXT_ERR_SHAPE;
+        if (t->strides) {
+            int64_t s = t->strides[d];
+            if (s == INT64_MIN)
+                return ARGEXT_ERR_SHAPE;
+            if (n > 1) {
+                int64_t step = s < 0 ? -s : s;
+                if (mul_overflows(step, n - 1) || step * (n - 1) > INT64_MAX - extent)
+                    return ARGEXT_ERR_SHAPE;
+                extent += step * (n - 1);
+            }
+            c->strides[d] = s;
+        } else {
+            c->strides[d] = nonzero;
+        }
+        if (n == 0) {
+            empty = 1;
+        } else {
+            if (mul_overflows(nonzero, n))
+                return ARGEXT_ERR_SHAPE;
+            nonzero *= n;
+        }
+    }
+    c->count = empty ? 0 : nonzero / (int64_t)dtype_sizes[t->dtype];
+    if (c->count > 0 && !t->data)
+        return ARGEXT_ERR_NULL;
+    return ARGEXT_OK;
+}
+
+static int normalize_axis(int64_t *axis, int rank)
+{
+    if (*axis < -rank || *axis >= rank)
+        return 0;
+    if (*axis < 0)
+        *axis += rank;
+    return 1;
+}
+
+/* Runs a validated reduction of `data` (checked as c) into `out` (checked
+   as oc), whose dimensions map onto the input's kept ones in order; with
+   keep_reduced the output also has the reduced dimensions, as size 1. */
+static void run(const argext_tensor *data, const checked *c, const unsigned char *reduced,
+                const argext_tensor *out, const checked *oc, int keep_reduced, int op, int last)
+{
+    int64_t out_strides[ARGEXT_MAX_RANK];
+    for (int d = 0, o = 0; d < data->rank; d++) {
+        if (reduced[d] && !keep_reduced) {
+            out_strides[d] = 0;
+            continue;
+        }
+        out_strides[d] = oc->strides[o++];
+    }
+    argext_reduction r = {
+        .data = (const char *)data->data, .dtype = data->dtype, .rank = data->rank,
+        .shape = data->shape, .strides = c->strides, .reduced = reduced,
+        .out = (char *)out->data, .out_dtype = out->dtype, .out_strides = out_strides,
+        .op = op, .last = last,
+    };
+    argext_reduce(&r);
+}
+
+/* The output must have the input's shape with reduced dimensions as 1 or,
+   without keep_reduced, removed. */
+static int output_shape_matches(const argext_tensor *data, const unsigned char *reduced,
+                                const argext_tensor *out, int keep_reduced)
+{
+    int o = 0;
+    for (int d = 0; d < data->rank; d++) {
+        if (reduced[d] && !keep_reduced)
+            continue;
+        if (o >= out->rank || out->shape[o] != (reduced[d] ? 1 : data->shape[d]))
+            return 0;
+        o++;
+    }
+    return o == out->rank;
+}
+
+static argext_status onnx_arg(int op, const argext_tensor *data, const argext_tensor *reduced_out,
+                              int64_t axis, int keepdims, int select_last_index)
+{
+    checked c, oc;
+    unsigned char reduced[ARGEXT_MAX_RANK] = {0};
+    argext_status st = check_tensor(data, &c);
+    if (st != ARGEXT_OK)
+        return st;
+    if (data->rank < 1)
+        return ARGEXT_ERR_RANK;
+    if (!normalize_axis(&axis, data->rank))
+        return ARGEXT_ERR_AXIS;
+    if ((keepdims != 0 && keepdims != 1) || (select_last_index != 0 && select_last_index != 1))
+        return ARGEXT_ERR_ATTRIBUTE;
+    if ((st = check_tensor(reduced_out, &oc)) != ARGEXT_OK)
+        return st;
+    reduced[axis] = 1;
+    if (reduced_out->dtype != ARGEXT_INT64 ||
+        !output_shape_matches(data, reduced, reduced_out, keepdims))
+        return ARGEXT_ERR_OUTPUT;
+    if (data->shape[axis] == 0)
+        return ARGEXT_ERR_EMPTY_AXIS;
+    if (oc.count > 0)
+        run(data, &c, reduced, reduced_out, &oc, keepdims, op, select_last_index);
+    return ARGEXT_OK;
+}
+
+argext_status argext_argmax(const argext_tensor *data, const argext_tensor *reduced,
+                            int64_t axis, int keepdims, int select_last_index)
+{
+    return onnx_arg(ARGEXT_OP_MAX, data, reduced, axis, keepdims, select_last_index);
+}
+
+argext_status argext_argmin(const argext_tensor *data, const argext_tensor *reduced,
+                            int64_t axis, int keepdims, int select_last_index)
+{
+    return onnx_arg(ARGEXT_OP_MIN, data, reduced, axis, keepdims, select_last_index);
+}
+
+static int64_t index_limit(argext_dtype dt)
+{
+    switch (dt) {
+    case ARGEXT_INT64: return INT64_MAX;
+    case ARGEXT_UINT64: return INT64_MAX; /* the engine counts in int64 */
+    case ARGEXT_INT32: return INT32_MAX;
+    case ARGEXT_UINT32: return UINT32_MAX;
+    default: return -1;
+    }
+}
+
+static argext_status multi_axis_arg(int op, const argext_tensor *data, const argext_tensor *output,
+                                    const int64_t *axes, int naxes, argext_direction direction)
+{
+    checked c, oc;
+    unsigned char reduced[ARGEXT_MAX_RANK] = {0};
+    argext_status st = check_tensor(data, &c);
+    if (st != ARGEXT_OK)
+        return st;
+    if (data->rank < 1)
+        return ARGEXT_ERR_RANK;
+    if (!axes)
+        return ARGEXT_ERR_NULL;
+    if (naxes < 1 || naxes > data->rank)
+        return ARGEXT_ERR_AXIS;
+    int64_t count = 1;
+    for (int i = 0; i < naxes; i++) {
+        int64_t a = axes[i];
+        if (!normalize_axis(&a, data->rank) || reduced[a])
+            return ARGEXT_ERR_AXIS;
+        reduced[a] = 1;
+        count *= data->shape[a]; /* cannot overflow: check_tensor bounded the product */
+    }
+    if (direction != ARGEXT_FIRST && direction != ARGEXT_LAST)
+        return ARGEXT_ERR_ATTRIBUTE;
+    if ((st = check_tensor(output, &oc)) != ARGEXT_OK)
+        return st;
+    if (index_limit(output->dtype) < 0 || !output_shape_matches(data, reduced, output, 1))
+        return ARGEXT_ERR_OUTPUT;
+    if (count == 0)
+        return ARGEXT_ERR_EMPTY_AXIS;
+    if (count - 1 > index_limit(output->dtype))
+        return ARGEXT_ERR_OVERFLOW;
+    if (oc.count > 0)
+        run(data, &c, reduced, output, &oc, 1, op, direction == ARGEXT_LAST);
+    return ARGEXT_OK;
+}
+
+argext_status argext_reduce_argmax(const argext_tensor *data, const argext_tensor *output,
+                                   const int64_t *axes, int naxes, argext_direction direction)
+{
+    return multi_axis_arg(ARGEXT_OP_MAX, data, output, axes, naxes, direction);
+}
+
+argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tensor *output,
+                                   const int64_t *axes, int naxes, argext_direction direction)
+{
+    return multi_axis_arg(ARGEXT_OP_MIN, data, output, axes, naxes, direction);
+}
+
+/* Writes `value` (itemsize bytes) at every element of a strided tensor. */
+static void fill(char *p, int rank, const int64_t *shape, const int64_t *strides,
+                 const void *value, size_t itemsize)
+{
+    int64_t n[ARGEXT_MAX_RANK], s[ARGEXT_MAX_RANK];
+    int nd = 0;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] == 1)
+            continue;
+        if (nd > 0 && s[nd - 1] == strides[d] * shape[d]) { /* merge with outer */
+            n[nd - 1] *= shape[d];
+            s[nd - 1] = strides[d];
+        } else {
+            n[nd] = shape[d];
+            s[nd++] = strides[d];
+        }
+    }
+    int64_t inner_n = nd > 0 ? n[nd - 1] : 1, inner_s = nd > 0 ? s[nd - 1] : 0;
+    int64_t idx[ARGEXT_MAX_RANK] = {0}, off = 0;
+    for (;;) {
+        for (int64_t j = 0; j < inner_n; j++)
+            memcpy(p + off + j * inner_s, value, itemsize);
+        int d = nd - 2;
+        for (; d >= 0; d--) {
+            if (++idx[d] < n[d]) {
+                off += s[d];
+                break;
+            }
+            idx[d] = 0;
+            off -= (n[d] - 1) * s[d];
+        }
+        if (d < 0)
+            return;
+    }
+}
+
+static void one_of(argext_dtype dt, unsigned char value[8])
+{
+    static const uint16_t f16 = 0x3c00, bf16 = 0x3f80;
+    static const float f32 = 1.0f;
+    static const double f64 = 1.0;
+    memset(value, 0, 8);
+    switch (dt) {
+    case ARGEXT_FLOAT16: memcpy(value, &f16, 2); break;
+    case ARGEXT_BFLOAT16: memcpy(value, &bf16, 2); break;
+    case ARGEXT_FLOAT32: memcpy(value, &f32, 4); break;
+    case ARGEXT_FLOAT64: memcpy(value, &f64, 8); break;
+    case ARGEXT_INT8: case ARGEXT_UINT8: { const uint8_t x = 1; memcpy(value, &x, 1); break; }
+    case ARGEXT_INT16: case ARGEXT_UINT16: { const uint16_t x = 1; memcpy(value, &x, 2); break; }
+    case ARGEXT_INT32: case ARGEXT_UINT32: { const uint32_t x = 1; memcpy(value, &x, 4); break; }
+    default: { const uint64_t x = 1; memcpy(value, &x, 8); break; }
+    }
+}
+
+argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
+                             int64_t axis, int version)
+{
+    checked c, oc;
+    unsigned char reduced[ARGEXT_MAX_RANK] = {0};
+    argext_status st = check_tensor(input, &c);
+    if (st != ARGEXT_OK)
+        return st;
+    if (input->rank < 1)
+        return ARGEXT_ERR_RANK;
+    if (version != 1 && version != 11 && version != 13)
+        return ARGEXT_ERR_ATTRIBUTE;
+    if ((version == 1 && axis < 0) || !normalize_axis(&axis, input->rank))
+        return ARGEXT_ERR_AXIS;
+    if ((st = check_tensor(output, &oc)) != ARGEXT_OK)
+        return st;
+    for (int d = (int)axis; d < (version == 13 ? (int)axis + 1 : input->rank); d++)
+        reduced[d] = 1;
+    if (output->dtype != input->dtype || output->rank != input->rank)
+        return ARGEXT_ERR_OUTPUT;
+    for (int d = 0; d < input->rank; d++)
+        if (output->shape[d] != input->shape[d])
+            return ARGEXT_ERR_OUTPUT;
+    if (c.count == 0)
+        return ARGEXT_OK;
+
+    /* One int64 index per kept position, C-contiguous over kept dims. */
+    int64_t rows = 1, idx_strides[ARGEXT_MAX_RANK], idx_shape[ARGEXT_MAX_RANK];
+    for (int d = input->rank - 1; d >= 0; d--) {
+        idx_shape[d] = reduced[d] ? 1 : input->shape[d];
+        idx_strides[d] = rows * (int64_t)sizeof(int64_t);
+        rows *= idx_shape[d];
+    }
+    int64_t *idx = (int64_t *)malloc((size_t)rows * sizeof(int64_t));
+    if (!idx)
+        return ARGEXT_ERR_NOMEM;
+    argext_tensor idx_t = {idx, ARGEXT_INT64, input->rank, idx_shape, idx_strides};
+    checked ic;
+    memcpy(ic.strides, idx_strides, sizeof(int64_t) * (size_t)input->rank);
+    ic.count = rows;
+    run(input, &c, reduced, &idx_t, &ic, 1, ARGEXT_OP_MAX, 0);
+
+    size_t itemsize = dtype_sizes[input->dtype];
+    unsigned char zero[8] = {0}, one[8];
+    one_of(input->dtype, one);
+    fill((char *)output->data, output->rank, output->shape, oc.strides, zero, itemsize);
+
+    /* Scatter the ones: walk kept positions in C order, unflatten each index
+       over the reduced dimensions (innermost last). */
+    int64_t pos[ARGEXT_MAX_RANK] = {0}, base = 0;
+    char *out = (char *)output->data;
+    for (int64_t k = 0; k < rows; k++) {
+        int64_t f = idx[k], off = base;
+        for (int d = input->rank - 1; d >= 0; d--) {
+            if (!reduced[d])
+                continue;
+            off += (f % input->shape[d]) * oc.strides[d];
+            f /= input->shape[d];
+        }
+        memcpy(out + off, one, itemsize);
+        for (int d = input->rank - 1; d >= 0; d--) {
+            if (reduced[d])
+                continue;
+            if (++pos[d] < input->shape[d]) {
+                base += oc.strides[d];
+                break;
+            }
+            pos[d] = 0;
+            base -= (input->shape[d] - 1) * oc.strides[d];
+        }
+    }
+    free(idx);
+    return ARGEXT_OK;
+}

@@ -1,0 +1,143 @@
+/*
+ * argext.h - public C99 interface of the argext kernels.
+ *
+ * ONNX ArgMax / ArgMin / Hardmax and the DirectML-style multi-axis arg
+ * reduction over strided tensors of twelve numeric dtypes. No Python, no
+ * NumPy: a C program includes this header and links libargext.
+ *
+ * Tensors are described by argext_tensor: a data pointer, a dtype, a rank,
+ * a shape and byte strides (NULL strides mean C-contiguous). Every entry
+ * point validates its descriptors, writes nothing on error and returns an
+ * argext_status. Calls are thread-safe: the only global state is the ISA
+ * choice (argext_set_isa), read once per call.
+ *
+ * Allocation: argext_hardmax allocates one int64 index per output row
+ * (malloc, freed before it returns); nothing else allocates.
+ */
+#ifndef ARGEXT_H
+#define ARGEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARGEXT_VERSION_MAJOR 0
+#define ARGEXT_VERSION_MINOR 1
+#define ARGEXT_VERSION_PATCH 0
+#define ARGEXT_VERSION_STRING "0.1.0"
+
+/* Largest rank a descriptor may have. */
+#define ARGEXT_MAX_RANK 64
+
+/* Element types. Values are part of the ABI. */
+typedef enum argext_dtype {
+    ARGEXT_FLOAT16 = 0,
+    ARGEXT_BFLOAT16 = 1,
+    ARGEXT_FLOAT32 = 2,
+    ARGEXT_FLOAT64 = 3,
+    ARGEXT_INT8 = 4,
+    ARGEXT_INT16 = 5,
+    ARGEXT_INT32 = 6,
+    ARGEXT_INT64 = 7,
+    ARGEXT_UINT8 = 8,
+    ARGEXT_UINT16 = 9,
+    ARGEXT_UINT32 = 10,
+    ARGEXT_UINT64 = 11,
+    ARGEXT_DTYPE_COUNT = 12
+} argext_dtype;
+
+typedef enum argext_status {
+    ARGEXT_OK = 0,
+    ARGEXT_ERR_NULL = 1,        /* a required pointer is NULL */
+    ARGEXT_ERR_DTYPE = 2,       /* dtype unknown or not allowed here */
+    ARGEXT_ERR_RANK = 3,        /* rank out of range for this operation */
+    ARGEXT_ERR_SHAPE = 4,       /* negative dimension, or sizes overflow */
+    ARGEXT_ERR_AXIS = 5,        /* axis out of range, or duplicated */
+    ARGEXT_ERR_EMPTY_AXIS = 6,  /* a reduced axis has no elements */
+    ARGEXT_ERR_OUTPUT = 7,      /* output shape or dtype does not match */
+    ARGEXT_ERR_ATTRIBUTE = 8,   /* attribute value out of range */
+    ARGEXT_ERR_OVERFLOW = 9,    /* index does not fit the output dtype */
+    ARGEXT_ERR_NOMEM = 10,      /* allocation failed */
+    ARGEXT_ERR_ISA = 11         /* ISA unknown or not supported by this CPU */
+} argext_status;
+
+typedef struct argext_tensor {
+    void *data;
+    argext_dtype dtype;
+    int rank;
+    const int64_t *shape;   /* rank entries, each >= 0 */
+    const int64_t *strides; /* rank byte strides, or NULL for C-contiguous */
+} argext_tensor;
+
+/* Which occurrence of the extreme value a reduction reports. */
+typedef enum argext_direction {
+    ARGEXT_FIRST = 0, /* DML_AXIS_DIRECTION_INCREASING, select_last_index=0 */
+    ARGEXT_LAST = 1   /* DML_AXIS_DIRECTION_DECREASING, select_last_index=1 */
+} argext_direction;
+
+typedef enum argext_isa {
+    ARGEXT_ISA_BASELINE = 0, /* portable C, SSE2 on x86-64, NEON on arm64 */
+    ARGEXT_ISA_AVX2 = 1,
+    ARGEXT_ISA_AVX512 = 2,
+    ARGEXT_ISA_COUNT = 3
+} argext_isa;
+
+/* Run-time library version, "MAJOR.MINOR.PATCH". */
+const char *argext_version(void);
+
+/* A static, human-readable description of a status code. */
+const char *argext_status_string(argext_status status);
+
+/* Element size in bytes, or 0 for an unknown dtype. */
+size_t argext_dtype_size(argext_dtype dtype);
+
+/*
+ * ONNX ArgMax / ArgMin. `reduced` must be int64 with the input's shape, the
+ * reduced axis kept as 1 (keepdims != 0) or removed (keepdims == 0).
+ * axis is in [-rank, rank-1]; rank >= 1. NaN is the extreme value (first
+ * NaN, or last with select_last_index); -0.0 equals +0.0.
+ */
+argext_status argext_argmax(const argext_tensor *data, const argext_tensor *reduced,
+                            int64_t axis, int keepdims, int select_last_index);
+argext_status argext_argmin(const argext_tensor *data, const argext_tensor *reduced,
+                            int64_t axis, int keepdims, int select_last_index);
+
+/*
+ * Multi-axis arg reduction (DML_ARGMAX_OPERATOR_DESC / DML_ARGMIN_...).
+ * `output` has the input's rank with every reduced axis of size 1; its dtype
+ * is INT64, INT32, UINT64 or UINT32. Each element is the row-major flattened
+ * index over the reduced axes taken in increasing axis order. axes holds
+ * naxes distinct values in [-rank, rank-1], in any order.
+ */
+argext_status argext_reduce_argmax(const argext_tensor *data, const argext_tensor *output,
+                                   const int64_t *axes, int naxes,
+                                   argext_direction direction);
+argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tensor *output,
+                                   const int64_t *axes, int naxes,
+                                   argext_direction direction);
+
+/*
+ * ONNX Hardmax for operator version 1, 11 or 13. `output` has the input's
+ * dtype and shape. Version 13 one-hots along `axis`; versions 1 and 11
+ * coerce the input to 2-D [prod(shape[:axis]), prod(shape[axis:])] and
+ * one-hot each coerced row. The 1 marks the first maximum (the first NaN if
+ * any). Version 1 accepts axis in [0, rank-1], later versions [-rank, rank-1].
+ */
+argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
+                             int64_t axis, int version);
+
+/* Instruction-set levels. */
+int argext_isa_supported(argext_isa isa); /* 1 if this CPU and build run it */
+argext_isa argext_isa_best(void);         /* best supported level */
+argext_isa argext_get_isa(void);          /* level in use */
+argext_status argext_set_isa(argext_isa isa); /* force a supported level */
+const char *argext_isa_name(argext_isa isa);  /* "baseline", "avx2", "avx512" */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ARGEXT_H */

@@ -1,0 +1,48 @@
+/*
+ * kernels.h - the two kernel shapes every ISA provides for every dtype.
+ *
+ * Keys (see dtypes.h) make ArgMin an ArgMax, so each kernel comes as a
+ * "max" and a "min" instance that differ only in the key function. `last`
+ * selects the last occurrence by a non-strict update instead of a strict
+ * one, never by flipping. Both kernels fold into a running best so that the
+ * driver can split a reduction into pieces visited in increasing index
+ * order: with init == 0 they start from the best passed in.
+ */
+#ifndef ARGEXT_KERNELS_H
+#define ARGEXT_KERNELS_H
+
+#include <stdint.h>
+
+#include "argext.h"
+
+/*
+ * Row kernel: n >= 1 elements at p, byte stride `stride`. Returns the index
+ * in the row of the element that becomes the best (and stores its key in
+ * *best), or -1 when no element beats the incoming *best.
+ */
+typedef int64_t (*argext_row_kernel)(const char *p, int64_t n, int64_t stride, int last,
+                                     int init, void *best);
+
+/*
+ * Column kernel: bn columns (byte stride cs) folded over `rows` rows (byte
+ * stride rs) starting at p. Row r has flat index f0 + r * w. best[j] holds
+ * column j's key (key type, itemsize bytes each) and idx[j] its flat index;
+ * init == 1 makes row 0 their starting value.
+ */
+typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int64_t w,
+                                   int64_t bn, int64_t cs, int64_t f0, int last, int init,
+                                   void *best, int64_t *idx);
+
+enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1 };
+
+typedef struct argext_kernel_table {
+    argext_row_kernel row[2][ARGEXT_DTYPE_COUNT];
+    argext_cols_kernel cols[2][ARGEXT_DTYPE_COUNT];
+} argext_kernel_table;
+
+/* The table of the ISA level in use (dispatch.c). */
+const argext_kernel_table *argext_active_kernels(void);
+
+extern const argext_kernel_table argext_kernels_baseline;
+
+#endif /* ARGEXT_KERNELS_H */

@@ -1,0 +1,129 @@
+/*
+ * kernels_baseline.c - portable C kernels, instantiated once per dtype and
+ * operator from ARGEXT_DTYPES. Written so that the compiler vectorises the
+ * hot loops for the architecture's baseline (SSE2 on x86-64, NEON on arm64).
+ */
+#include <string.h>
+
+#include "dtypes.h"
+#include "kernels.h"
+
+/* Elements per block of a contiguous row: max over the block first, then
+   locate inside it only when it improves on the best so far. */
+#define ROW_BLOCK 256
+
+#define LOAD(ET, p) (*(ET *)memcpy(&(ET){0}, (p), sizeof(ET)))
+
+#define DEFINE_ROW(FN, ET, KT, KMAX, KEY)                                                  \
+    static int64_t FN(const char *p, int64_t n, int64_t s, int last, int init, void *bestp) \
+    {                                                                                      \
+        KT best;                                                                           \
+        int64_t bi = -1, i = 0;                                                            \
+        if (init) {                                                                        \
+            best = KEY(LOAD(ET, p));                                                       \
+            bi = 0;                                                                        \
+            i = 1;                                                                         \
+        } else {                                                                           \
+            memcpy(&best, bestp, sizeof best);                                             \
+        }                                                                                  \
+        if (s == (int64_t)sizeof(ET)) {                                                    \
+            for (; i + ROW_BLOCK <= n && !(best == (KT)(KMAX) && !last); i += ROW_BLOCK) { \
+                const char *q = p + i * s;                                                 \
+                KT m = KEY(LOAD(ET, q));                                                   \
+                for (int j = 1; j < ROW_BLOCK; j++) {                                      \
+                    KT k = KEY(LOAD(ET, q + j * s));                                       \
+                    m = k > m ? k : m;                                                     \
+                }                                                                          \
+                if (m > best || (last && m == best)) {                                     \
+                    int j = last ? ROW_BLOCK - 1 : 0;                                      \
+                    while (KEY(LOAD(ET, q + j * s)) != m)                                  \
+                        j += last ? -1 : 1;                                                \
+                    best = m;                                                              \
+                    bi = i + j;                                                            \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+        if (last) {                                                                        \
+            for (; i < n; i++) {                                                           \
+                KT k = KEY(LOAD(ET, p + i * s));                                           \
+                if (k >= best) {                                                           \
+                    best = k;                                                              \
+                    bi = i;                                                                \
+                }                                                                          \
+            }                                                                              \
+        } else {                                                                           \
+            for (; i < n && best != (KT)(KMAX); i++) {                                     \
+                KT k = KEY(LOAD(ET, p + i * s));                                           \
+                if (k > best) {                                                            \
+                    best = k;                                                              \
+                    bi = i;                                                                \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+        memcpy(bestp, &best, sizeof best);                                                 \
+        return bi;                                                                         \
+    }
+
+/* One row of the column fold; `better` is the strict or non-strict test. */
+#define COLS_ROW(ET, KT, KEY, q, bn, cs, f, better)                                        \
+    do {                                                                                   \
+        if ((cs) == (int64_t)sizeof(ET)) {                                                 \
+            for (int64_t j = 0; j < (bn); j++) {                                           \
+                KT k = KEY(LOAD(ET, (q) + j * (int64_t)sizeof(ET)));                       \
+                int up = better(k, best[j]);                                               \
+                best[j] = up ? k : best[j];                                                \
+                idx[j] = up ? (f) : idx[j];                                                \
+            }                                                                              \
+        } else {                                                                           \
+            for (int64_t j = 0; j < (bn); j++) {                                           \
+                KT k = KEY(LOAD(ET, (q) + j * (cs)));                                      \
+                if (better(k, best[j])) {                                                  \
+                    best[j] = k;                                                           \
+                    idx[j] = (f);                                                          \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+#define GT(a, b) ((a) > (b))
+#define GE(a, b) ((a) >= (b))
+
+#define DEFINE_COLS(FN, ET, KT, KEY)                                                      \
+    static void FN(const char *p, int64_t rows, int64_t rs, int64_t w, int64_t bn,        \
+                   int64_t cs, int64_t f0, int last, int init, void *bestp, int64_t *idx) \
+    {                                                                                     \
+        KT *best = (KT *)bestp;                                                           \
+        int64_t r = 0;                                                                    \
+        if (init) {                                                                       \
+            for (int64_t j = 0; j < bn; j++) {                                            \
+                best[j] = KEY(LOAD(ET, p + j * cs));                                      \
+                idx[j] = f0;                                                              \
+            }                                                                             \
+            r = 1;                                                                        \
+        }                                                                                 \
+        for (; r < rows; r++) {                                                           \
+            const char *q = p + r * rs;                                                   \
+            int64_t f = f0 + r * w;                                                       \
+            if (last)                                                                     \
+                COLS_ROW(ET, KT, KEY, q, bn, cs, f, GE);                                  \
+            else                                                                          \
+                COLS_ROW(ET, KT, KEY, q, bn, cs, f, GT);                                  \
+        }                                                                                 \
+    }
+
+#define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX)                                \
+    DEFINE_ROW(row_max_##NAME, ET, KT, KMAX, argext_keymax_##NAME)            \
+    DEFINE_ROW(row_min_##NAME, ET, KT, KMAX, argext_keymin_##NAME)            \
+    DEFINE_COLS(cols_max_##NAME, ET, KT, argext_keymax_##NAME)                \
+    DEFINE_COLS(cols_min_##NAME, ET, KT, argext_keymin_##NAME)
+ARGEXT_DTYPES(DEFINE_DTYPE)
+
+#define ROW_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_max_##NAME,
+#define ROW_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_min_##NAME,
+#define COLS_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_max_##NAME,
+#define COLS_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_min_##NAME,
+
+const argext_kernel_table argext_kernels_baseline = {
+    .row = {{ARGEXT_DTYPES(ROW_MAX_ENTRY)}, {ARGEXT_DTYPES(ROW_MIN_ENTRY)}},
+    .cols = {{ARGEXT_DTYPES(COLS_MAX_ENTRY)}, {ARGEXT_DTYPES(COLS_MIN_ENTRY)}},
+};

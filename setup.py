@@ -1,0 +1,42 @@
+"""Build argext: the C core in csrc/ and the Cython front argext/_core.pyx."""
+
+import re
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
+
+
+def version():
+    """The one version source: ARGEXT_VERSION_STRING in csrc/argext.h."""
+    header = (ROOT / "csrc" / "argext.h").read_text()
+    return re.search(r'#define ARGEXT_VERSION_STRING "([^"]+)"', header).group(1)
+
+
+class BuildExt(build_ext):
+    """Optimisation flags for the compiler in use; never -march=native."""
+
+    def build_extensions(self):
+        flags = ["/O2"] if self.compiler.compiler_type == "msvc" else ["-O3"]
+        for ext in self.extensions:
+            ext.extra_compile_args = flags + ext.extra_compile_args
+        super().build_extensions()
+
+
+extension = Extension(
+    "argext._core",
+    sources=["argext/_core.pyx"] + CSRC,
+    include_dirs=["csrc", numpy.get_include()],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+)
+
+setup(
+    version=version(),
+    ext_modules=cythonize([extension], compiler_directives={"language_level": 3}),
+    cmdclass={"build_ext": BuildExt},
+)
