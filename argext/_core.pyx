@@ -313,9 +313,14 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     cdef cnp.ndarray arr = _intake(name, "data", data, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
     cdef int rank = cnp.PyArray_NDIM(arr)
     try:
-        listed = [axes] if hasattr(axes, "__index__") else list(axes)
+        operator.index(axes)  # a single integer names one axis (an ndarray has __index__ too)
+        listed = [axes]
     except TypeError:
-        raise SpecTypeError(f"{name}: axes must be a sequence of integers, got {axes!r}") from None
+        try:
+            listed = list(axes)
+        except TypeError:
+            raise SpecTypeError(f"{name}: axes must be a sequence of integers, "
+                                f"got {axes!r}") from None
     if not listed:
         raise SpecError(f"{name}: axes must name at least one axis, got {axes!r}")
     cdef int64_t c_axes[64]
@@ -337,7 +342,7 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     try:
         odt = np.dtype(output_dtype)
         out_code = _INDEX_DTYPES[odt]
-    except (TypeError, KeyError):
+    except (TypeError, ValueError, KeyError):  # not a dtype at all, or not one of the four
         raise SpecTypeError(f"{name}: output_dtype must be int64, int32, uint64 or uint32, "
                             f"got {output_dtype!r}") from None
     shape = (<object>arr).shape
