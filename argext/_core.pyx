@@ -372,19 +372,23 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
 
 
 def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
-    """DirectML-style ARGMAX over several axes at once.
+    """DirectML ARGMAX over several axes at once (DML_ARGMAX_OPERATOR_DESC).
 
-    Every axis in `axes` becomes size 1; each output element is the row-major
-    flattened index, over the reduced axes in increasing axis order, of the
-    largest element of its sub-block. "increasing" picks the first
-    occurrence, "decreasing" the last. output_dtype: int64, int32, uint64 or
-    uint32.
+    Every axis in `axes` (distinct integers in [-r, r-1], in any order; a
+    single integer names one axis) becomes size 1. Each output element is the
+    row-major flattened index, over the reduced axes in increasing axis
+    order, of the largest element of its sub-block; NaN counts as the
+    largest. axis_direction "increasing" picks the first occurrence,
+    "decreasing" the last. output_dtype: int64, int32, uint64 or uint32, as a
+    dtype or a name; OverflowError if it cannot index every reduced element.
+    out: an array of exactly that dtype and the output shape; it is returned.
     """
     return _multi_axis(0, "reduce_argmax", data, axes, axis_direction, output_dtype, out)
 
 
 def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
-    """DirectML-style ARGMIN over several axes at once (see reduce_argmax)."""
+    """DirectML ARGMIN over several axes at once: reduce_argmax's contract with
+    the smallest element; NaN counts as the smallest."""
     return _multi_axis(1, "reduce_argmin", data, axes, axis_direction, output_dtype, out)
 
 

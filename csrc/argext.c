@@ -219,7 +219,7 @@ static argext_status multi_axis_arg(int op, const argext_tensor *data, const arg
         return ARGEXT_ERR_OUTPUT;
     if (count == 0)
         return ARGEXT_ERR_EMPTY_AXIS;
-    if (count - 1 > index_limit(output->dtype))
+    if (count - 1 > index_limit(output->dtype)) /* the largest index is count - 1 */
         return ARGEXT_ERR_OVERFLOW;
     if (oc.count > 0)
         run(data, &c, reduced, output, &oc, 1, op, direction == ARGEXT_LAST);

@@ -106,11 +106,41 @@ argext_status argext_argmin(const argext_tensor *data, const argext_tensor *redu
                             int64_t axis, int keepdims, int select_last_index);
 
 /*
- * Multi-axis arg reduction (DML_ARGMAX_OPERATOR_DESC / DML_ARGMIN_...).
- * `output` has the input's rank with every reduced axis of size 1; its dtype
- * is INT64, INT32, UINT64 or UINT32. Each element is the row-major flattened
- * index over the reduced axes taken in increasing axis order. axes holds
- * naxes distinct values in [-rank, rank-1], in any order.
+ * Multi-axis arg reduction (DML_ARGMAX_OPERATOR_DESC / DML_ARGMIN_OPERATOR_DESC).
+ *
+ * axes: naxes (1 <= naxes <= data->rank) distinct axes of `data`, each in
+ *   [-rank, rank-1] (a negative a means a + rank), listed in any order.
+ * output: rank == data->rank, shape == data's shape with every reduced axis
+ *   1; dtype ARGEXT_INT64, ARGEXT_INT32, ARGEXT_UINT64 or ARGEXT_UINT32; any
+ *   strides (it must not overlap `data`).
+ * Each output element is the index of the largest (argmax) or smallest
+ *   (argmin) element of its sub-block, flattened row-major over the reduced
+ *   axes taken in increasing axis order whatever the order of `axes`: with
+ *   reduced axes r0 < r1 < ... < rk and positions i_r0 ... i_rk,
+ *       index = (((i_r0 * shape[r1]) + i_r1) * shape[r2] + ...) + i_rk.
+ * direction: ARGEXT_FIRST (DML_AXIS_DIRECTION_INCREASING) gives the smallest
+ *   such index among equal extremes, ARGEXT_LAST (..._DECREASING) the largest.
+ *   NaN is the extreme for both operators (the first or last NaN); -0.0
+ *   equals +0.0; 64-bit integers compare exactly.
+ * Indices are computed in int64: a reduction may span more than 2**32
+ * elements (zero strides). `data` is read in place, never copied; nothing
+ * is allocated.
+ *
+ * Returns ARGEXT_OK, or, with nothing written:
+ *   ARGEXT_ERR_NULL       data, output or axes is NULL, or a needed shape or
+ *                         data pointer is;
+ *   ARGEXT_ERR_DTYPE      a dtype value outside argext_dtype;
+ *   ARGEXT_ERR_RANK       data->rank < 1, or a rank outside [0, ARGEXT_MAX_RANK];
+ *   ARGEXT_ERR_SHAPE      a negative dimension, or sizes or byte extents that
+ *                         overflow int64;
+ *   ARGEXT_ERR_AXIS       naxes outside [1, data->rank], an axis out of range,
+ *                         or an axis named twice (e.g. 1 and 1 - rank);
+ *   ARGEXT_ERR_ATTRIBUTE  direction is neither ARGEXT_FIRST nor ARGEXT_LAST;
+ *   ARGEXT_ERR_OUTPUT     output dtype not one of the four, or wrong rank/shape;
+ *   ARGEXT_ERR_EMPTY_AXIS a reduced axis has size 0;
+ *   ARGEXT_ERR_OVERFLOW   the product of the reduced sizes, minus 1, exceeds the
+ *                         output dtype's maximum (INT32_MAX or UINT32_MAX;
+ *                         never for the 64-bit dtypes).
  */
 argext_status argext_reduce_argmax(const argext_tensor *data, const argext_tensor *output,
                                    const int64_t *axes, int naxes,
