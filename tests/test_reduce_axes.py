@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import argext
-from reference import ALL_DTYPES, BFLOAT16, is_float, multi_axis_reference
+from reference import ALL_DTYPES, is_float, multi_axis_reference
 
 OUTPUT_DTYPES = [np.dtype(t) for t in (np.int64, np.int32, np.uint64, np.uint32)]
 OPS = {"max": argext.reduce_argmax, "min": argext.reduce_argmin}
@@ -176,6 +176,7 @@ def test_random_against_reference(dt, op):
     [
         ((2, 300, 3, 600), (1, 3)),  # separated: iterated in place, rows > 256
         ((2, 300, 3, 600), (3, 1, 0)),
+        ((50, 7, 700), (0, 2)),
         ((4, 40, 700), (1, 2)),  # adjacent and contiguous: merged
         ((40, 30, 1500), (0, 1)),  # merged, reduced along columns, > 1024 columns
         ((40, 3, 30, 1100), (0, 2)),  # separated, along columns
