@@ -422,3 +422,46 @@ def test_import_argext_checks_versions(capsule_module, prefix, abi, api, message
                              path=str(Path(capsule_module.__file__).parent))
     out = run([sys.executable, "-I", "-c", probe])
     assert message.replace("0.1.0", argext.__version__) in out
+
+
+# ---------------------------------------------------------------------------
+# The README's Embedding snippets, built and run as written.
+
+def readme_snippets(language):
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Embedding\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(rf"```{language}\n(.*?)```", section, re.S)
+
+
+def test_readme_c_snippet(cc, prefix, tmp_path):
+    (program,) = [s for s in readme_snippets("c") if "int main" in s]
+    src = tmp_path / "rows.c"
+    src.write_text(program)
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", src,
+         *link_flags(prefix, static=False), "-o", tmp_path / "rows"])
+    x = np.array([[3, 1, 4], [1, 5, 9]], np.float32)
+    assert run([tmp_path / "rows"]).split() == [str(i) for i in np.argmax(x, axis=1)]
+
+
+def test_readme_capsule_snippet(cc, tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    (module_source,) = [s for s in readme_snippets("c") if "import_argext" in s]
+    src = tmp_path / "mymod.c"
+    src.write_text(module_source)
+    mymod = build_extension(cc, src, tmp_path, "mymod")
+    for values in [(1.0, 7.0, 3.0), (2.0, 2.0, -1.0), (1.0, np.nan, np.nan), (-0.0, 0.0, -1.0)]:
+        assert mymod.best_of_three(*values) == np.argmax(values)
+
+
+def test_readme_cython_snippet(cc, tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    pytest.importorskip("Cython")
+    (module_source,) = readme_snippets("cython")
+    pyx = tmp_path / "rowmax.pyx"
+    pyx.write_text(module_source)
+    run([sys.executable, "-I", "-m", "cython", "-3", pyx, "-o", tmp_path / "rowmax.c"])
+    rowmax = build_extension(cc, tmp_path / "rowmax.c", tmp_path, "rowmax")
+    x = sample("float32", (6, 10), np.random.default_rng(63))
+    assert rowmax.row_argmax(x) == np.argmax(x, axis=1).tolist()
