@@ -7,9 +7,12 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
+# Public headers shipped in the package, at argext.get_include().
+PUBLIC_HEADERS = ["csrc/argext.h", "csrc/argext_capi.h"]
 
 
 def version():
@@ -28,6 +31,17 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+class BuildPy(build_py):
+    """Copies the public headers into argext/include of the build."""
+
+    def run(self):
+        super().run()
+        include = Path(self.build_lib) / "argext" / "include"
+        self.mkpath(str(include))
+        for header in PUBLIC_HEADERS:
+            self.copy_file(str(ROOT / header), str(include / Path(header).name))
+
+
 extension = Extension(
     "argext._core",
     sources=["argext/_core.pyx"] + CSRC,
@@ -38,5 +52,5 @@ extension = Extension(
 setup(
     version=version(),
     ext_modules=cythonize([extension], compiler_directives={"language_level": 3}),
-    cmdclass={"build_ext": BuildExt},
+    cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
 )

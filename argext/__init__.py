@@ -1,8 +1,11 @@
 """argext: ONNX ArgMax, ArgMin and Hardmax, and multi-axis arg reductions,
 computed by typed C kernels for every numeric dtype."""
 
+import os
+
 try:
     from argext._core import (
+        _C_API,
         SpecError,
         SpecTypeError,
         argmax,
@@ -25,11 +28,19 @@ except ImportError as e:  # pragma: no cover - depends on how Python was started
 
 __version__ = version()
 
+
+def get_include():
+    """The directory of argext's C headers, argext.h and argext_capi.h, for
+    extension modules that call the kernels through the capsule argext._C_API
+    (the .pxd files for `cimport argext.capi` sit in the package itself)."""
+    return os.path.join(os.path.dirname(__file__), "include")
+
 __all__ = [
     "SpecError",
     "SpecTypeError",
     "argmax",
     "argmin",
+    "get_include",
     "get_isa",
     "hardmax",
     "reduce_argmax",

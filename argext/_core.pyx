@@ -434,3 +434,21 @@ def schema(op_type, opset=None):
     if op_type not in _VERSIONS:
         raise SpecError(f"schema: unknown operator {op_type!r} (known: {', '.join(_VERSIONS)})")
     return _version(op_type, opset).schema
+
+
+# ---------------------------------------------------------------------------
+# The C API capsule argext._C_API for other extension modules: the table of
+# csrc/argext_capi.h, filled with this module's own kernels.
+cdef extern from *:
+    """
+    #define ARGEXT_CAPI_PROVIDER
+    #include "argext_capi.h"
+
+    static PyObject *argext_capi_capsule(void)
+    {
+        return PyCapsule_New((void *)&argext_capi_provided, ARGEXT_CAPI_NAME, NULL);
+    }
+    """
+    object argext_capi_capsule()
+
+_C_API = argext_capi_capsule()

@@ -8,8 +8,11 @@
  * Tensors are described by argext_tensor: a data pointer, a dtype, a rank,
  * a shape and byte strides (NULL strides mean C-contiguous). Every entry
  * point validates its descriptors, writes nothing on error and returns an
- * argext_status. Calls are thread-safe: the only global state is the ISA
- * choice (argext_set_isa), read once per call.
+ * argext_status.
+ *
+ * Threads: every function may be called from any number of threads at once
+ * (on distinct outputs). The only global state is the ISA choice: set it with
+ * argext_set_isa once, before calls run concurrently; each call reads it once.
  *
  * Allocation: argext_hardmax allocates one int64 index per output row
  * (malloc, freed before it returns); nothing else allocates.
@@ -28,6 +31,15 @@ extern "C" {
 #define ARGEXT_VERSION_MINOR 1
 #define ARGEXT_VERSION_PATCH 0
 #define ARGEXT_VERSION_STRING "0.1.0"
+
+/* Marks the functions the shared library exports (the rest are hidden). */
+#ifndef ARGEXT_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define ARGEXT_API __attribute__((visibility("default")))
+#else
+#define ARGEXT_API
+#endif
+#endif
 
 /* Largest rank a descriptor may have. */
 #define ARGEXT_MAX_RANK 64
@@ -86,13 +98,13 @@ typedef enum argext_isa {
 } argext_isa;
 
 /* Run-time library version, "MAJOR.MINOR.PATCH". */
-const char *argext_version(void);
+ARGEXT_API const char *argext_version(void);
 
 /* A static, human-readable description of a status code. */
-const char *argext_status_string(argext_status status);
+ARGEXT_API const char *argext_status_string(argext_status status);
 
 /* Element size in bytes, or 0 for an unknown dtype. */
-size_t argext_dtype_size(argext_dtype dtype);
+ARGEXT_API size_t argext_dtype_size(argext_dtype dtype);
 
 /*
  * ONNX ArgMax / ArgMin. `reduced` must be int64 with the input's shape, the
@@ -100,10 +112,10 @@ size_t argext_dtype_size(argext_dtype dtype);
  * axis is in [-rank, rank-1]; rank >= 1. NaN is the extreme value (first
  * NaN, or last with select_last_index); -0.0 equals +0.0.
  */
-argext_status argext_argmax(const argext_tensor *data, const argext_tensor *reduced,
-                            int64_t axis, int keepdims, int select_last_index);
-argext_status argext_argmin(const argext_tensor *data, const argext_tensor *reduced,
-                            int64_t axis, int keepdims, int select_last_index);
+ARGEXT_API argext_status argext_argmax(const argext_tensor *data, const argext_tensor *reduced,
+                                       int64_t axis, int keepdims, int select_last_index);
+ARGEXT_API argext_status argext_argmin(const argext_tensor *data, const argext_tensor *reduced,
+                                       int64_t axis, int keepdims, int select_last_index);
 
 /*
  * Multi-axis arg reduction (DML_ARGMAX_OPERATOR_DESC / DML_ARGMIN_OPERATOR_DESC).
@@ -142,12 +154,12 @@ argext_status argext_argmin(const argext_tensor *data, const argext_tensor *redu
  *                         output dtype's maximum (INT32_MAX or UINT32_MAX;
  *                         never for the 64-bit dtypes).
  */
-argext_status argext_reduce_argmax(const argext_tensor *data, const argext_tensor *output,
-                                   const int64_t *axes, int naxes,
-                                   argext_direction direction);
-argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tensor *output,
-                                   const int64_t *axes, int naxes,
-                                   argext_direction direction);
+ARGEXT_API argext_status argext_reduce_argmax(const argext_tensor *data,
+                                              const argext_tensor *output, const int64_t *axes,
+                                              int naxes, argext_direction direction);
+ARGEXT_API argext_status argext_reduce_argmin(const argext_tensor *data,
+                                              const argext_tensor *output, const int64_t *axes,
+                                              int naxes, argext_direction direction);
 
 /*
  * ONNX Hardmax for operator version 1, 11 or 13. `output` has the input's
@@ -156,15 +168,15 @@ argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tenso
  * one-hot each coerced row. The 1 marks the first maximum (the first NaN if
  * any). Version 1 accepts axis in [0, rank-1], later versions [-rank, rank-1].
  */
-argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
-                             int64_t axis, int version);
+ARGEXT_API argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
+                                        int64_t axis, int version);
 
 /* Instruction-set levels. */
-int argext_isa_supported(argext_isa isa); /* 1 if this CPU and build run it */
-argext_isa argext_isa_best(void);         /* best supported level */
-argext_isa argext_get_isa(void);          /* level in use */
-argext_status argext_set_isa(argext_isa isa); /* force a supported level */
-const char *argext_isa_name(argext_isa isa);  /* "baseline", "avx2", "avx512" */
+ARGEXT_API int argext_isa_supported(argext_isa isa);     /* 1 if this CPU and build run it */
+ARGEXT_API argext_isa argext_isa_best(void);             /* best supported level */
+ARGEXT_API argext_isa argext_get_isa(void);              /* level in use */
+ARGEXT_API argext_status argext_set_isa(argext_isa isa); /* force a supported level */
+ARGEXT_API const char *argext_isa_name(argext_isa isa);  /* "baseline", "avx2", "avx512" */
 
 #ifdef __cplusplus
 }

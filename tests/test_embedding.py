@@ -1,0 +1,467 @@
+"""The three embedding routes, built with the system compiler and checked against NumPy:
+the C library from csrc/ (CMake build, install, pkg-config, examples/classify.c), the
+capsule argext._C_API from a C extension (examples/capsule_module.c), and `cimport
+argext.capi` from Cython (examples/cython_module.pyx). Also: argext.h is strict C99 (and
+C++), and bad descriptors get error statuses through ctypes, never a crash or a write."""
+
+import ctypes
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import argext
+from reference import arg_reference, multi_axis_reference
+
+ROOT = Path(__file__).resolve().parent.parent
+CSRC = ROOT / "csrc"
+EXAMPLES = ROOT / "examples"
+CC = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+CMAKE = shutil.which("cmake")
+
+
+def run(cmd, **kwargs):
+    """Runs cmd; on failure shows its output in the assertion."""
+    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    assert p.returncode == 0, f"{' '.join(map(str, cmd))} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}"
+    return p.stdout
+
+
+@pytest.fixture(scope="module")
+def cc():
+    if CC is None:
+        pytest.skip("no C compiler (cc, gcc or clang) on PATH")
+    return CC
+
+
+@pytest.fixture(scope="module")
+def prefix(cc, tmp_path_factory):
+    """csrc/ built and installed by the documented CMake command."""
+    if CMAKE is None:
+        pytest.skip("cmake is not on PATH")
+    build = tmp_path_factory.mktemp("cbuild")
+    prefix = tmp_path_factory.mktemp("cprefix")
+    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    env = dict(os.environ, CC=cc)
+    run([CMAKE, "-S", CSRC, "-B", build, "-DCMAKE_BUILD_TYPE=Release", *generator], env=env)
+    run([CMAKE, "--build", build], env=env)
+    run([CMAKE, "--install", build, "--prefix", prefix])
+    return prefix
+
+
+def installed_lib(prefix, name):
+    hits = sorted(prefix.glob(f"lib*/{name}"))
+    assert hits, f"{name} not installed under {prefix}"
+    return hits[0]
+
+
+def test_install_tree(prefix):
+    assert (prefix / "include" / "argext.h").is_file()
+    installed_lib(prefix, "libargext.a")
+    installed_lib(prefix, "libargext.so" if sys.platform != "darwin" else "libargext.dylib")
+    pc = installed_lib(prefix, "pkgconfig/argext.pc").read_text()
+    assert f"Version: {argext.__version__}" in pc
+
+
+def test_header_is_strict_c99(cc, tmp_path):
+    src = tmp_path / "strict.c"
+    src.write_text('#include "argext.h"\nint main(void) { return argext_dtype_size(ARGEXT_INT8) != 1; }\n')
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CSRC, "-c", src,
+         "-o", tmp_path / "strict.o"])
+
+
+def test_header_compiles_as_cpp(tmp_path):
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler on PATH")
+    src = tmp_path / "strict.cpp"
+    src.write_text('#include "argext.h"\nint f() { return (int)argext_dtype_size(ARGEXT_INT8); }\n')
+    run([cxx, "-std=c++11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CSRC,
+         "-fsyntax-only", src])
+
+
+def link_flags(prefix, static):
+    include = prefix / "include"
+    if static:
+        return ["-I", include, installed_lib(prefix, "libargext.a")]
+    pc = installed_lib(prefix, "pkgconfig/argext.pc").parent
+    pkg_config = shutil.which("pkg-config")
+    if pkg_config:
+        flags = run([pkg_config, "--cflags", "--libs", "argext"],
+                    env=dict(os.environ, PKG_CONFIG_PATH=str(pc))).split()
+    else:
+        flags = ["-I", include, "-L", pc.parent, "-largext"]
+    return flags + [f"-Wl,-rpath,{pc.parent}"]
+
+
+def parse_results(stdout):
+    """{name: [int, ...]} from the example's `name i j k` lines."""
+    out = {}
+    for line in stdout.splitlines():
+        name, *values = line.split()
+        if values and all(re.fullmatch(r"-?\d+", v) for v in values):
+            out[name] = [int(v) for v in values]
+    return out
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["shared", "static"])
+def test_example_program_matches_numpy(cc, prefix, tmp_path, static):
+    exe = tmp_path / "classify"
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", EXAMPLES / "classify.c",
+         *link_flags(prefix, static), "-o", exe])
+    assert "builtin answers correct" in run([exe])
+
+    rng = np.random.default_rng(6)
+    scores = rng.integers(-3, 4, size=(37, 11)).astype(np.float32)  # many ties
+    scores[5, 7] = np.nan
+    scores[9, [2, 8]] = np.nan
+    scores[20, 0] = -0.0
+    scores[20, 1:] = -5
+    data = tmp_path / "scores.f32"
+    scores.tofile(data)
+    stdout = run([exe, data, *map(str, scores.shape)])
+    got = parse_results(stdout)
+    assert "hardmax_matches_argmax" in stdout
+    assert got["row_argmax"] == arg_reference(scores, axis=1, keepdims=0).tolist()
+    assert got["col_argmin_last"] == arg_reference(
+        scores.T, axis=1, keepdims=0, select_last_index=1, op="min").tolist()
+    assert got["all_argmax_last"] == multi_axis_reference(scores, [0, 1], last=True).ravel().tolist()
+
+
+# ---------------------------------------------------------------------------
+# Bad descriptors through ctypes on the shared library.
+
+OK, NULL_, DTYPE, RANK, SHAPE, AXIS, EMPTY, OUTPUT, ATTRIBUTE, OVERFLOW = range(10)
+ERR_ISA = 11
+INT64, UINT32, INT32, FLOAT32, INT8 = 7, 10, 6, 2, 4
+MAX_RANK = 64
+I64 = ctypes.c_int64
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int), ("rank", ctypes.c_int),
+                ("shape", ctypes.POINTER(I64)), ("strides", ctypes.POINTER(I64))]
+
+
+def int64s(values):
+    return None if values is None else (I64 * max(len(values), 1))(*values)
+
+
+def tensor(buf, dtype, shape, strides=None, rank=None):
+    t = Tensor(ctypes.cast(buf, ctypes.c_void_p) if buf is not None else None, dtype,
+               len(shape) if rank is None else rank,
+               int64s(shape), int64s(strides))
+    t._keep = (buf, t.shape, t.strides)
+    return t
+
+
+@pytest.fixture(scope="module")
+def lib(prefix):
+    lib = ctypes.CDLL(str(installed_lib(prefix, "libargext.so")))
+    for name in ("argext_argmax", "argext_argmin"):
+        getattr(lib, name).argtypes = [ctypes.POINTER(Tensor), ctypes.POINTER(Tensor), I64,
+                                       ctypes.c_int, ctypes.c_int]
+    for name in ("argext_reduce_argmax", "argext_reduce_argmin"):
+        getattr(lib, name).argtypes = [ctypes.POINTER(Tensor), ctypes.POINTER(Tensor),
+                                       ctypes.POINTER(I64), ctypes.c_int, ctypes.c_int]
+    lib.argext_hardmax.argtypes = [ctypes.POINTER(Tensor), ctypes.POINTER(Tensor), I64,
+                                   ctypes.c_int]
+    lib.argext_status_string.restype = ctypes.c_char_p
+    lib.argext_version.restype = ctypes.c_char_p
+    lib.argext_dtype_size.restype = ctypes.c_size_t
+    return lib
+
+
+SENTINEL = -12345
+X = (ctypes.c_float * 6)(3, 1, 4, 1, 5, 9)  # valid [2, 3] float32 data
+
+
+def out_buffer(n=8):
+    return (I64 * n)(*([SENTINEL] * n))
+
+
+def good(shape=(2, 3)):
+    return tensor(X, FLOAT32, shape)
+
+
+def argmax_cases():
+    """(name, data, output, axis, keepdims, select_last_index, expected status).
+    The error cases share one output buffer: none may write into it."""
+    o = out_buffer()
+    out2 = tensor(o, INT64, [2])
+    yield "ok", good(), tensor(out_buffer(), INT64, [2]), 1, 0, 0, OK
+    yield "data NULL", None, out2, 1, 0, 0, NULL_
+    yield "output NULL", good(), None, 1, 0, 0, NULL_
+    yield "shape NULL", tensor(X, FLOAT32, None, rank=2), out2, 1, 0, 0, NULL_
+    yield "data pointer NULL", tensor(None, FLOAT32, [2, 3]), out2, 1, 0, 0, NULL_
+    yield "output data NULL", good(), tensor(None, INT64, [2]), 1, 0, 0, NULL_
+    yield "output shape NULL", good(), tensor(o, INT64, None, rank=1), 1, 0, 0, NULL_
+    yield "dtype 12", tensor(X, 12, [2, 3]), out2, 1, 0, 0, DTYPE
+    yield "dtype -1", tensor(X, -1, [2, 3]), out2, 1, 0, 0, DTYPE
+    yield "rank -1", tensor(X, FLOAT32, [2, 3], rank=-1), out2, 1, 0, 0, RANK
+    yield "rank past max", tensor(X, FLOAT32, [1] * (MAX_RANK + 1)), out2, 0, 0, 0, RANK
+    yield "rank 0", tensor(X, FLOAT32, []), out2, 0, 0, 0, RANK
+    yield "negative dim", tensor(X, FLOAT32, [2, -3]), out2, 1, 0, 0, SHAPE
+    yield "size overflow", tensor(X, FLOAT32, [2**62, 4]), out2, 1, 0, 0, SHAPE
+    yield "dims overflow", tensor(X, FLOAT32, [2**40, 2**40]), out2, 1, 0, 0, SHAPE
+    yield "stride extent overflow", tensor(X, FLOAT32, [3], [2**62]), out2, 0, 0, 0, SHAPE
+    yield "stride INT64_MIN", tensor(X, FLOAT32, [2, 3], [-(2**63), 4]), out2, 1, 0, 0, SHAPE
+    yield "output negative dim", good(), tensor(o, INT64, [-2]), 1, 0, 0, SHAPE
+    yield "axis 2 of rank 2", good(), out2, 2, 0, 0, AXIS
+    yield "axis -3 of rank 2", good(), out2, -3, 0, 0, AXIS
+    yield "axis huge", good(), out2, 2**62, 0, 0, AXIS
+    yield "keepdims 2", good(), out2, 1, 2, 0, ATTRIBUTE
+    yield "select_last_index -1", good(), out2, 1, 0, -1, ATTRIBUTE
+    yield "output float32", good(), tensor(o, FLOAT32, [2]), 1, 0, 0, OUTPUT
+    yield "output dtype 99", good(), tensor(o, 99, [2]), 1, 0, 0, DTYPE
+    yield "output wrong dim", good(), tensor(o, INT64, [3]), 1, 0, 0, OUTPUT
+    yield "output misses keepdims", good(), out2, 1, 1, 0, OUTPUT
+    yield "output too long", good(), tensor(o, INT64, [2, 1, 1]), 1, 1, 0, OUTPUT
+    yield "empty axis", tensor(X, FLOAT32, [2, 0]), out2, 1, 0, 0, EMPTY
+
+
+@pytest.mark.parametrize("case", list(argmax_cases()), ids=lambda c: c[0])
+@pytest.mark.parametrize("name", ["argext_argmax", "argext_argmin"])
+def test_argmax_descriptor_checks(lib, name, case):
+    _, data, out, axis, keepdims, last, expected = case
+    st = getattr(lib, name)(data, out, axis, keepdims, last)
+    assert st == expected, lib.argext_status_string(st)
+    if out is not None and out.data is not None:
+        written = list((I64 * 8).from_address(out.data))
+        if expected == OK:
+            # rows [3, 1, 4] and [1, 5, 9]
+            assert written[:2] == ([1, 0] if name == "argext_argmin" else [2, 2])
+        else:
+            assert written == [SENTINEL] * 8, "an error status wrote into the output"
+
+
+def reduce_cases():
+    """(name, data, output, axes, direction, expected status)."""
+    o = out_buffer()
+    out11 = tensor(o, INT64, [1, 1])
+    one = (ctypes.c_float * 1)(7)
+    yield "ok", good(), tensor(out_buffer(), INT64, [1, 1]), [1, 0], 0, OK
+    yield "axes NULL", good(), out11, None, 0, NULL_
+    yield "no axes", good(), out11, [], 0, AXIS
+    yield "repeated axis", good(), out11, [1, -1], 0, AXIS
+    yield "axis out of range", good(), out11, [0, 2], 0, AXIS
+    yield "more axes than rank", good(), out11, [0, 1, 0], 0, AXIS
+    yield "direction 2", good(), out11, [0, 1], 2, ATTRIBUTE
+    yield "direction -1", good(), out11, [0, 1], -1, ATTRIBUTE
+    yield "output int8", good(), tensor(o, INT8, [1, 1]), [0, 1], 0, OUTPUT
+    yield "output rank 1", good(), tensor(o, INT64, [1]), [0, 1], 0, OUTPUT
+    yield "output kept axis wrong", good(), tensor(o, INT64, [1, 2]), [0], 0, OUTPUT
+    yield "empty reduced axis", tensor(X, FLOAT32, [0, 3]), tensor(o, INT64, [1, 3]), [0], 0, EMPTY
+    # 2**32 + 1 elements through a zero stride: one float, no memory needed.
+    yield ("uint32 index overflow", tensor(one, FLOAT32, [2**32 + 1], [0]),
+           tensor(o, UINT32, [1]), [0], 0, OVERFLOW)
+    yield ("int32 index overflow", tensor(one, FLOAT32, [2**31 + 1], [0]),
+           tensor(o, INT32, [1]), [0], 0, OVERFLOW)
+
+
+@pytest.mark.parametrize("case", list(reduce_cases()), ids=lambda c: c[0])
+@pytest.mark.parametrize("name", ["argext_reduce_argmax", "argext_reduce_argmin"])
+def test_reduce_descriptor_checks(lib, name, case):
+    _, data, out, axes, direction, expected = case
+    st = getattr(lib, name)(data, out, int64s(axes), len(axes or []), direction)
+    assert st == expected, lib.argext_status_string(st)
+    written = list((I64 * 8).from_address(out.data))
+    if expected == OK:
+        assert written[0] == (5 if name == "argext_reduce_argmax" else 1)  # 9 at 5; first 1 at 1
+    else:
+        assert written == [SENTINEL] * 8, "an error status wrote into the output"
+
+
+def test_hardmax_descriptor_checks(lib):
+    o = (ctypes.c_float * 6)(*([-1.0] * 6))
+    out = tensor(o, FLOAT32, [2, 3])
+    cases = [
+        (good(), out, -1, 13, OK),
+        (None, out, 1, 13, NULL_),
+        (good(), None, 1, 13, NULL_),
+        (good(), out, 1, 12, ATTRIBUTE),
+        (good(), out, -1, 1, AXIS),
+        (good(), out, 2, 11, AXIS),
+        (good(), tensor(o, FLOAT32, [3, 2]), 1, 13, OUTPUT),
+        (good(), tensor(o, INT64, [2, 3]), 1, 13, OUTPUT),
+        (good(), tensor(o, FLOAT32, [6]), 0, 13, OUTPUT),
+        (tensor(X, FLOAT32, [2, -3]), out, 1, 13, SHAPE),
+    ]
+    for data, output, axis, version, expected in cases:
+        before = list(o)
+        st = lib.argext_hardmax(data, output, axis, version)
+        assert st == expected, (axis, version, lib.argext_status_string(st))
+        if expected == OK:
+            assert list(o) == [0, 0, 1, 0, 0, 1]  # rows [3,1,4], [1,5,9]
+            o[:] = [-1.0] * 6
+        else:
+            assert list(o) == before
+
+
+def test_misc_entry_points(lib):
+    assert lib.argext_version().decode() == argext.__version__
+    assert lib.argext_status_string(OK) == b"success"
+    assert lib.argext_status_string(99) == b"unknown status"
+    assert lib.argext_dtype_size(12) == 0 and lib.argext_dtype_size(-1) == 0
+    assert lib.argext_set_isa(99) == ERR_ISA and lib.argext_set_isa(-1) == ERR_ISA
+
+
+# ---------------------------------------------------------------------------
+# Extension modules reaching the kernels through the capsule.
+
+def test_headers_are_shipped():
+    include = Path(argext.get_include())
+    assert (include / "argext.h").is_file() and (include / "argext_capi.h").is_file()
+    assert f'ARGEXT_VERSION_STRING "{argext.__version__}"' in (include / "argext.h").read_text()
+    assert (Path(argext.__file__).parent / "capi.pxd").is_file()
+    assert type(argext._C_API).__name__ == "PyCapsule"
+
+
+def build_extension(cc, c_source, tmp_path, name):
+    paths = sysconfig.get_paths()
+    target = tmp_path / (name + sysconfig.get_config_var("EXT_SUFFIX"))
+    flags = ["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else []
+    run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-I", paths["include"],
+         "-I", argext.get_include(), *flags, c_source, "-o", target])
+    spec = importlib.util.spec_from_file_location(name, target)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def capsule_module(cc, tmp_path_factory):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    return build_extension(cc, EXAMPLES / "capsule_module.c", tmp_path_factory.mktemp("capsule"),
+                           "capsule_module")
+
+
+def sample(dtype, shape, rng):
+    dtype = np.dtype(dtype)
+    x = rng.integers(0, 5, size=shape).astype(dtype)  # small range: ties
+    if dtype.kind == "f":
+        x.flat[rng.choice(x.size, 3, replace=False)] = np.nan
+    return x
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "int16", "int32",
+                                   "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_capsule_extension_matches_numpy(capsule_module, dtype):
+    rng = np.random.default_rng(61)
+    x = sample(dtype, (5, 6, 7), rng)
+    views = [x, x.transpose(2, 0, 1), x[::-1, ::2, 1:], np.asfortranarray(x)]
+    for v in views:
+        for axis in range(-v.ndim, v.ndim):
+            for last in (0, 1):
+                want = arg_reference(v, axis=axis, keepdims=0, select_last_index=last)
+                assert capsule_module.argmax(v, axis, last) == want.ravel().tolist()
+
+
+def test_capsule_extension_shares_the_isa_and_reports_errors(capsule_module):
+    assert capsule_module.kernel_isa() == argext.get_isa()
+    with pytest.raises(ValueError, match="axis out of range"):
+        capsule_module.argmax(np.zeros((2, 3)), 2)
+    with pytest.raises(ValueError, match="empty axis"):
+        capsule_module.argmax(np.zeros((2, 0)), 1)
+
+
+def test_cython_cimport_module_matches_numpy(cc, tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    pytest.importorskip("Cython")
+    c_source = tmp_path / "cython_module.c"
+    # `cimport argext.capi` finds the installed .pxd files on sys.path.
+    run([sys.executable, "-I", "-m", "cython", "-3", EXAMPLES / "cython_module.pyx",
+         "-o", c_source])
+    module = build_extension(cc, c_source, tmp_path, "cython_module")
+    rng = np.random.default_rng(62)
+    x = sample("float64", (9, 13), rng)
+    for v in (x, x[::-1, ::3], x.T, np.zeros((0, 4))):
+        for last in (False, True):
+            want = arg_reference(v, axis=1, keepdims=0, select_last_index=last, op="min")
+            np.testing.assert_array_equal(module.argmin_rows(v, last), want)
+    with pytest.raises(ValueError, match="empty axis"):
+        module.argmin_rows(np.zeros((3, 0)))
+
+
+ABI_PROBE = """
+import ctypes, sys, types
+abi, api = {abi}, {api}
+lib = ctypes.CDLL({lib!r})
+class Table(ctypes.Structure):
+    _fields_ = [("abi", ctypes.c_uint), ("api", ctypes.c_uint), ("version", ctypes.c_void_p)]
+table = Table(abi, api, ctypes.cast(lib.argext_version, ctypes.c_void_p))
+new = ctypes.pythonapi.PyCapsule_New
+new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+fake = types.ModuleType("argext")
+fake._C_API = new(ctypes.addressof(table), b"argext._C_API", None)
+sys.modules["argext"] = fake
+sys.path.insert(0, {path!r})
+try:
+    import capsule_module
+except ImportError as e:
+    print(e)
+"""
+
+
+@pytest.mark.parametrize("abi, api, message", [
+    (2, 1, "built against ABI version 1 but the installed argext 0.1.0 has ABI version 2"),
+    (1, 0, "needs API version 1 but the installed argext 0.1.0 provides only 0"),
+])
+def test_import_argext_checks_versions(capsule_module, prefix, abi, api, message):
+    """import_argext refuses a table of another ABI, or of an older API, with a clear error."""
+    probe = ABI_PROBE.format(abi=abi, api=api, lib=str(installed_lib(prefix, "libargext.so")),
+                             path=str(Path(capsule_module.__file__).parent))
+    out = run([sys.executable, "-I", "-c", probe])
+    assert message.replace("0.1.0", argext.__version__) in out
+
+
+# ---------------------------------------------------------------------------
+# The README's Embedding snippets, built and run as written.
+
+def readme_snippets(language):
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Embedding\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(rf"```{language}\n(.*?)```", section, re.S)
+
+
+def test_readme_c_snippet(cc, prefix, tmp_path):
+    (program,) = [s for s in readme_snippets("c") if "int main" in s]
+    src = tmp_path / "rows.c"
+    src.write_text(program)
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", src,
+         *link_flags(prefix, static=False), "-o", tmp_path / "rows"])
+    x = np.array([[3, 1, 4], [1, 5, 9]], np.float32)
+    assert run([tmp_path / "rows"]).split() == [str(i) for i in np.argmax(x, axis=1)]
+
+
+def test_readme_capsule_snippet(cc, tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    (module_source,) = [s for s in readme_snippets("c") if "import_argext" in s]
+    src = tmp_path / "mymod.c"
+    src.write_text(module_source)
+    mymod = build_extension(cc, src, tmp_path, "mymod")
+    for values in [(1.0, 7.0, 3.0), (2.0, 2.0, -1.0), (1.0, np.nan, np.nan), (-0.0, 0.0, -1.0)]:
+        assert mymod.best_of_three(*values) == np.argmax(values)
+
+
+def test_readme_cython_snippet(cc, tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("the test builds extensions with a Unix-style compiler command")
+    pytest.importorskip("Cython")
+    (module_source,) = readme_snippets("cython")
+    pyx = tmp_path / "rowmax.pyx"
+    pyx.write_text(module_source)
+    run([sys.executable, "-I", "-m", "cython", "-3", pyx, "-o", tmp_path / "rowmax.c"])
+    rowmax = build_extension(cc, tmp_path / "rowmax.c", tmp_path, "rowmax")
+    x = sample("float32", (6, 10), np.random.default_rng(63))
+    assert rowmax.row_argmax(x) == np.argmax(x, axis=1).tolist()
