@@ -202,10 +202,12 @@ def test_wide_arrays_every_axis(dtype, op):
     rng = np.random.default_rng(11)
     for shape in [(4, 2500), (3, 5, 1100), (2, 1030, 3)]:
         for ties in (False, True):
-            x = random_array(rng, shape, dtype, ties)
-            for axis in range(-len(shape), len(shape)):
-                for last in (0, 1):
-                    check(x, axis, 0, last, op)
+            base = random_array(rng, shape, dtype, ties)
+            # strided (column blocks of non-contiguous columns) and Fortran order too
+            for x in (base, base[..., ::-2] if shape[-1] > 3 else base[:, ::-2], np.asfortranarray(base)):
+                for axis in range(-len(shape), len(shape)):
+                    for last in (0, 1):
+                        check(x, axis, 0, last, op)
 
 
 # --- Layouts -----------------------------------------------------------------
@@ -324,6 +326,37 @@ def test_out_non_contiguous_view(op):
         np.testing.assert_array_equal(big, expected_big)
 
 
+def test_out_overlapping_the_input():
+    # The result is computed from the input as it was before any write.
+    x = np.array([[8, 9, 10, 11], [4, 50, 6, 7], [0, 1, 20, 3]], np.int64)
+    expected = arg_reference(x, 0, 0, 0, "max")
+    out = x[1]
+    assert argext.argmax(x, axis=0, keepdims=0, out=out) is out
+    np.testing.assert_array_equal(out, expected)
+    y = np.arange(24, dtype=np.int64).reshape(4, 6)[:, ::-1].copy()
+    expected = arg_reference(y, 1, 1, 1, "min")
+    out = y[:, :1]
+    argext.argmin(y, axis=1, select_last_index=1, out=out)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_concurrent_calls_from_threads():
+    # The kernels run without the GIL: concurrent calls must not share state.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(9)
+    arrays = [random_array(rng, (64, 3000), d, ties=True) for d in ALL_DTYPES]
+
+    def run(i):
+        x = arrays[i % len(arrays)]
+        op, last, axis = ("max", "min")[i % 2], (i // 2) % 2, (i // 4) % 2
+        return op, last, axis, x, OPS[op](x, axis=axis, select_last_index=last)
+
+    with ThreadPoolExecutor(4) as pool:
+        for op, last, axis, x, got in pool.map(run, range(48)):
+            np.testing.assert_array_equal(got, arg_reference(x, axis, 1, last, op))
+
+
 # --- Opset handling --------------------------------------------------------------
 
 
@@ -379,6 +412,8 @@ def inputs(draw):
     x = base[index]
     if draw(st.booleans()) and x.dtype != BFLOAT16:
         x = x.astype(x.dtype.newbyteorder(">"))
+    if x.ndim < 4 and draw(st.booleans()):  # a zero-stride (broadcast) dimension
+        x = np.broadcast_to(x, (draw(st.integers(1, 3)),) + x.shape)
     if draw(st.booleans()):
         x = np.moveaxis(x, 0, -1)
     axis = draw(st.integers(-x.ndim, x.ndim - 1))
