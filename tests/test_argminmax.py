@@ -228,6 +228,11 @@ def layouts(x):
     ro = x.copy()
     ro.setflags(write=False)
     yield "readonly", ro
+    record = np.zeros(x.shape, [("pad", "u1"), ("value", x.dtype)])
+    record["value"] = x
+    yield "unaligned", record["value"]
+    item = x.itemsize
+    yield "overlapping", np.lib.stride_tricks.as_strided(x.copy(), x.shape, (3 * item, 2 * item, item))
     yield "broadcast_axis0", np.broadcast_to(x[:1], x.shape)
     yield "broadcast_axis1", np.broadcast_to(x[:, :1], x.shape)
     yield "broadcast_axis2", np.broadcast_to(x[:, :, :1], x.shape)
@@ -371,6 +376,12 @@ def test_each_opset(opset, op):
         with pytest.raises(argext.SpecError):
             OPS[op](x, axis=1, select_last_index=1, opset=opset)
     check(x, -1, 0, 0, op, opset=opset)
+    b = x.astype(BFLOAT16)
+    if opset >= 13:
+        check(b, 1, 1, 1, op, opset=opset)
+    else:
+        with pytest.raises(TypeError, match="bfloat16"):
+            OPS[op](b, axis=1, opset=opset)
 
 
 @pytest.mark.parametrize("op", ["max", "min"])
