@@ -25,8 +25,8 @@ def random_array(rng, shape, dtype, ties=False):
     """Random data of `dtype`; ties=True draws from five values so that every
     row has repeated extremes (first vs last occurrence matters)."""
     if ties:
-        return rng.integers(-2, 3, size=shape).astype(dtype) if dtype.kind != "u" else \
-            rng.integers(0, 5, size=shape).astype(dtype)
+        low = 0 if dtype.kind == "u" else -2
+        return rng.integers(low, low + 5, size=shape).astype(dtype)
     if is_float(dtype):
         return (rng.standard_normal(shape) * 100).astype(dtype)
     info = np.iinfo(dtype)
@@ -41,7 +41,6 @@ def check(x, axis, keepdims, last, op, **kwargs):
     assert got.shape == expected.shape
     np.testing.assert_array_equal(got, expected, err_msg=f"op={op} axis={axis} keepdims={keepdims} "
                                   f"last={last} dtype={x.dtype} shape={x.shape} strides={x.strides}")
-    return got
 
 
 RANK_AXES = [(r, a) for r in range(1, 5) for a in list(range(r)) + list(range(-r, 0))]
@@ -78,7 +77,7 @@ def test_accepts_anything_asarray_accepts():
 
 # --- NaN, signed zeros, infinities ------------------------------------------
 
-NAN_ROWS = {  # name -> (row, positions of NaN)
+NAN_ROWS = {  # where the NaNs are -> a row
     "first": [np.nan, 1, 5, -3, 5, -3],
     "middle": [1, 5, np.nan, -3, np.nan, 5],
     "last": [1, 5, -3, 5, -3, np.nan],
