@@ -435,3 +435,22 @@ def test_schema_matches_onnx(opset):
     assert ref.since_version == since
     assert s.attributes["axis"].default == ref.attributes["axis"].default_value.i
     assert set(s.type_constraints["T"]) == set(ref.type_constraints[0].allowed_type_strs)
+
+
+ONNX_NAMES = {"tensor(float16)": "float16", "tensor(bfloat16)": "bfloat16",
+              "tensor(float)": "float32", "tensor(double)": "float64"}
+
+
+@pytest.mark.parametrize("since", [1, 11, 13])
+def test_support_matrix_row_matches_onnx(since):
+    """The Hardmax rows of `python -m argext`'s support matrix say yes exactly
+    for the dtypes of ONNX's type constraint."""
+    onnx_defs = pytest.importorskip("onnx.defs")
+    from argext.__main__ import support_matrix
+
+    allowed = {ONNX_NAMES[t] for t in
+               onnx_defs.get_schema("Hardmax", since, "").type_constraints[0].allowed_type_strs}
+    header, *rows = support_matrix().splitlines()
+    row = next(r.split() for r in rows if r.split()[0] == f"Hardmax-{since}")
+    assert dict(zip(header.split()[1:], row[1:])) == {
+        d: "yes" if d in allowed else "-" for d in header.split()[1:]}
