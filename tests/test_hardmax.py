@@ -102,6 +102,7 @@ def test_opsets_resolve_to_their_version():
 # --- the ONNX backend node tests ----------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # ONNX generating its other node tests
 def test_onnx_backend_node_tests():
     pytest.importorskip("onnx")
     from onnx.backend.test.loader import load_model_tests
@@ -219,6 +220,30 @@ def test_numpy_reference_every_dtype_and_layout(opset, dtype, shape):
             np.testing.assert_array_equal(y.astype(np.float64), expected.astype(np.float64),
                                           err_msg=f"{name} axis={axis}")
             assert (row_sums(y, axis, COERCED[opset]) == 1).all(), name
+
+
+@pytest.mark.parametrize("opset", OPSETS)
+@pytest.mark.parametrize("shape", [(1,), (1, 5), (5, 1), (1, 1, 1), (3, 1, 4, 1), (2,) * 9,
+                                   (5, 1500), (1500, 3)], ids=str)
+def test_numpy_reference_size_one_dims_high_rank_long_rows(opset, shape):
+    x = sample(shape, np.dtype(np.float32), np.random.default_rng(len(shape) + opset))
+    for axis in axes(len(shape), opset):
+        expected = hardmax_reference(x, axis, COERCED[opset])
+        np.testing.assert_array_equal(argext.hardmax(x, axis, opset=opset), expected,
+                                      err_msg=f"axis={axis}")
+
+
+@pytest.mark.parametrize("opset", OPSETS)
+def test_numpy_reference_broadcast_input(opset):
+    """Zero strides: equal values along a broadcast axis, so the first wins."""
+    rng = np.random.default_rng(opset)
+    for base, shape in [(rng.standard_normal(5), (4, 5)), (rng.standard_normal((4, 1)), (4, 6)),
+                        (rng.standard_normal((3, 1, 2)), (3, 4, 2)), (np.float64(2.0), (3, 3))]:
+        x = np.broadcast_to(np.asarray(base, np.float64), shape)
+        for axis in axes(len(shape), opset):
+            np.testing.assert_array_equal(argext.hardmax(x, axis, opset=opset),
+                                          hardmax_reference(x, axis, COERCED[opset]),
+                                          err_msg=f"{shape} axis={axis}")
 
 
 def out_buffers(shape, dtype, sentinel):
