@@ -110,8 +110,9 @@ def test_onnx_backend_node_tests():
     cases = [t for t in load_model_tests(kind="node")
              if t.model is not None and [n.op_type for n in t.model.graph.node] == ["Hardmax"]]
     assert {t.name for t in cases} >= {
-        "test_hardmax_example", "test_hardmax_one_hot", "test_hardmax_axis_0", "test_hardmax_axis_1",
-        "test_hardmax_axis_2", "test_hardmax_negative_axis", "test_hardmax_default_axis"}
+        "test_hardmax_example", "test_hardmax_one_hot", "test_hardmax_axis_0",
+        "test_hardmax_axis_1", "test_hardmax_axis_2", "test_hardmax_negative_axis",
+        "test_hardmax_default_axis"}
     for case in cases:
         node = case.model.graph.node[0]
         opset = next(o.version for o in case.model.opset_import if o.domain in ("", "ai.onnx"))
@@ -357,8 +358,10 @@ def failing(exc, match, *args, **kwargs):
     assert out.tobytes() == before
 
 
-@pytest.mark.parametrize("dtype", INT_DTYPES + UINT_DTYPES + [np.dtype(bool), np.dtype(np.complex64)],
-                         ids=str)
+DISALLOWED = INT_DTYPES + UINT_DTYPES + [np.dtype(bool), np.dtype(np.complex64)]
+
+
+@pytest.mark.parametrize("dtype", DISALLOWED, ids=str)
 @pytest.mark.parametrize("opset", OPSETS)
 def test_disallowed_dtype(dtype, opset):
     x = np.ones((2, 3), dtype)
@@ -454,7 +457,8 @@ def test_schema_matches_onnx(opset):
     assert s.since_version == since
     assert str(s) == f"Hardmax-{since}"
     assert s.attributes["axis"].default == (-1 if since == 13 else 1)
-    assert set(s.dtypes) == {"float16", "float32", "float64"} | ({"bfloat16"} if since == 13 else set())
+    floats = {"float16", "float32", "float64"}
+    assert set(s.dtypes) == (floats | {"bfloat16"} if since == 13 else floats)
     onnx_defs = pytest.importorskip("onnx.defs")
     ref = onnx_defs.get_schema("Hardmax", opset, "")
     assert ref.since_version == since
