@@ -238,29 +238,51 @@ argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tenso
     return multi_axis_arg(ARGEXT_OP_MIN, data, output, axes, naxes, direction);
 }
 
-/* Writes `value` (itemsize bytes) at every element of a strided tensor. */
-static void fill(char *p, int rank, const int64_t *shape, const int64_t *strides,
-                 const void *value, size_t itemsize)
+/* Sets every element of a non-empty strided tensor to +0.0, all bits zero in
+   every float dtype. Dimensions are sorted by stride and merged, so that each
+   contiguous run (the whole tensor, when it is contiguous in any order) takes
+   one memset. */
+static void zero_fill(char *p, int rank, const int64_t *shape, const int64_t *strides,
+                      size_t itemsize)
 {
     int64_t n[ARGEXT_MAX_RANK], s[ARGEXT_MAX_RANK];
     int nd = 0;
     for (int d = 0; d < rank; d++) {
-        if (shape[d] == 1)
+        int64_t sd = strides[d];
+        if (shape[d] == 1 || sd == 0) /* a zero stride only revisits the same elements */
             continue;
-        if (nd > 0 && s[nd - 1] == strides[d] * shape[d]) { /* merge with outer */
-            n[nd - 1] *= shape[d];
-            s[nd - 1] = strides[d];
+        if (sd < 0) {
+            p += (shape[d] - 1) * sd;
+            sd = -sd;
+        }
+        int j = nd++;
+        for (; j > 0 && s[j - 1] < sd; j--) { /* largest stride first */
+            n[j] = n[j - 1];
+            s[j] = s[j - 1];
+        }
+        n[j] = shape[d];
+        s[j] = sd;
+    }
+    int m = 0;
+    for (int j = 0; j < nd; j++) {
+        if (m > 0 && s[m - 1] == s[j] * n[j]) { /* contiguous with the one outside it */
+            n[m - 1] *= n[j];
+            s[m - 1] = s[j];
         } else {
-            n[nd] = shape[d];
-            s[nd++] = strides[d];
+            n[m] = n[j];
+            s[m++] = s[j];
         }
     }
-    int64_t inner_n = nd > 0 ? n[nd - 1] : 1, inner_s = nd > 0 ? s[nd - 1] : 0;
+    int64_t run_n = m > 0 ? n[m - 1] : 1, run_s = m > 0 ? s[m - 1] : (int64_t)itemsize;
     int64_t idx[ARGEXT_MAX_RANK] = {0}, off = 0;
     for (;;) {
-        for (int64_t j = 0; j < inner_n; j++)
-            memcpy(p + off + j * inner_s, value, itemsize);
-        int d = nd - 2;
+        if (run_s == (int64_t)itemsize) {
+            memset(p + off, 0, (size_t)run_n * itemsize);
+        } else {
+            for (int64_t j = 0; j < run_n; j++)
+                memset(p + off + j * run_s, 0, itemsize);
+        }
+        int d = m - 2;
         for (; d >= 0; d--) {
             if (++idx[d] < n[d]) {
                 off += s[d];
@@ -274,22 +296,25 @@ static void fill(char *p, int rank, const int64_t *shape, const int64_t *strides
     }
 }
 
+/* The bits of 1.0 in a float dtype. */
 static void one_of(argext_dtype dt, unsigned char value[8])
 {
     static const uint16_t f16 = 0x3c00, bf16 = 0x3f80;
     static const float f32 = 1.0f;
     static const double f64 = 1.0;
-    memset(value, 0, 8);
     switch (dt) {
     case ARGEXT_FLOAT16: memcpy(value, &f16, 2); break;
     case ARGEXT_BFLOAT16: memcpy(value, &bf16, 2); break;
     case ARGEXT_FLOAT32: memcpy(value, &f32, 4); break;
-    case ARGEXT_FLOAT64: memcpy(value, &f64, 8); break;
-    case ARGEXT_INT8: case ARGEXT_UINT8: { const uint8_t x = 1; memcpy(value, &x, 1); break; }
-    case ARGEXT_INT16: case ARGEXT_UINT16: { const uint16_t x = 1; memcpy(value, &x, 2); break; }
-    case ARGEXT_INT32: case ARGEXT_UINT32: { const uint32_t x = 1; memcpy(value, &x, 4); break; }
-    default: { const uint64_t x = 1; memcpy(value, &x, 8); break; }
+    default: memcpy(value, &f64, 8); break;
     }
+}
+
+/* Hardmax's type constraint: float16, float32, float64; bfloat16 from 13. */
+static int hardmax_dtype(argext_dtype dt, int version)
+{
+    return dt == ARGEXT_FLOAT16 || dt == ARGEXT_FLOAT32 || dt == ARGEXT_FLOAT64 ||
+           (dt == ARGEXT_BFLOAT16 && version >= 13);
 }
 
 argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
@@ -304,6 +329,8 @@ argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *ou
         return ARGEXT_ERR_RANK;
     if (version != 1 && version != 11 && version != 13)
         return ARGEXT_ERR_ATTRIBUTE;
+    if (!hardmax_dtype(input->dtype, version))
+        return ARGEXT_ERR_DTYPE;
     if ((version == 1 && axis < 0) || !normalize_axis(&axis, input->rank))
         return ARGEXT_ERR_AXIS;
     if ((st = check_tensor(output, &oc)) != ARGEXT_OK)
@@ -335,32 +362,52 @@ argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *ou
     run(input, &c, reduced, &idx_t, &ic, 1, ARGEXT_OP_MAX, 0);
 
     size_t itemsize = dtype_sizes[input->dtype];
-    unsigned char zero[8] = {0}, one[8];
+    unsigned char one[8];
     one_of(input->dtype, one);
-    fill((char *)output->data, output->rank, output->shape, oc.strides, zero, itemsize);
+    zero_fill((char *)output->data, output->rank, output->shape, oc.strides, itemsize);
 
-    /* Scatter the ones: walk kept positions in C order, unflatten each index
-       over the reduced dimensions (innermost last). */
-    int64_t pos[ARGEXT_MAX_RANK] = {0}, base = 0;
+    /* A row's output dimensions, innermost first, merged where one flat index
+       step is one stride step: version 13 and contiguous coerced rows map an
+       index to its offset with a single multiply. */
+    int64_t rn[ARGEXT_MAX_RANK], rs[ARGEXT_MAX_RANK];
+    int nr = 0;
+    for (int d = input->rank - 1; d >= 0; d--) {
+        if (!reduced[d] || input->shape[d] == 1)
+            continue;
+        if (nr > 0 && oc.strides[d] == rs[nr - 1] * rn[nr - 1]) {
+            rn[nr - 1] *= input->shape[d];
+        } else {
+            rn[nr] = input->shape[d];
+            rs[nr++] = oc.strides[d];
+        }
+    }
+    /* Kept output dimensions in C order, the order of idx. */
+    int64_t kn[ARGEXT_MAX_RANK], ks[ARGEXT_MAX_RANK], pos[ARGEXT_MAX_RANK] = {0};
+    int nk = 0;
+    for (int d = 0; d < input->rank; d++) {
+        if (reduced[d] || input->shape[d] == 1)
+            continue;
+        kn[nk] = input->shape[d];
+        ks[nk++] = oc.strides[d];
+    }
     char *out = (char *)output->data;
+    int64_t base = 0;
     for (int64_t k = 0; k < rows; k++) {
         int64_t f = idx[k], off = base;
-        for (int d = input->rank - 1; d >= 0; d--) {
-            if (!reduced[d])
-                continue;
-            off += (f % input->shape[d]) * oc.strides[d];
-            f /= input->shape[d];
+        for (int j = 0; j < nr - 1; j++) {
+            off += (f % rn[j]) * rs[j];
+            f /= rn[j];
         }
+        if (nr > 0)
+            off += f * rs[nr - 1];
         memcpy(out + off, one, itemsize);
-        for (int d = input->rank - 1; d >= 0; d--) {
-            if (reduced[d])
-                continue;
-            if (++pos[d] < input->shape[d]) {
-                base += oc.strides[d];
+        for (int j = nk - 1; j >= 0; j--) {
+            if (++pos[j] < kn[j]) {
+                base += ks[j];
                 break;
             }
-            pos[d] = 0;
-            base -= (input->shape[d] - 1) * oc.strides[d];
+            pos[j] = 0;
+            base -= (kn[j] - 1) * ks[j];
         }
     }
     free(idx);

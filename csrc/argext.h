@@ -163,7 +163,8 @@ ARGEXT_API argext_status argext_reduce_argmin(const argext_tensor *data,
 
 /*
  * ONNX Hardmax for operator version 1, 11 or 13. `output` has the input's
- * dtype and shape. Version 13 one-hots along `axis`; versions 1 and 11
+ * dtype and shape: FLOAT16, FLOAT32 or FLOAT64, and BFLOAT16 from version 13
+ * (else ARGEXT_ERR_DTYPE). Version 13 one-hots along `axis`; versions 1 and 11
  * coerce the input to 2-D [prod(shape[:axis]), prod(shape[axis:])] and
  * one-hot each coerced row. The 1 marks the first maximum (the first NaN if
  * any). Version 1 accepts axis in [0, rank-1], later versions [-rank, rank-1].
