@@ -312,6 +312,8 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     cdef int code
     cdef cnp.ndarray arr = _intake(name, "data", data, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
     cdef int rank = cnp.PyArray_NDIM(arr)
+    if isinstance(axes, np.ndarray):
+        axes = axes.tolist()  # an array of axes is a sequence; ndarray.__index__ would reject it
     try:
         listed = [axes] if hasattr(axes, "__index__") else list(axes)
     except TypeError:
@@ -422,6 +424,8 @@ def schema(op_type, opset=None):
     type, default and allowed values), dtypes (allowed input dtypes) and
     type_constraints (the same as ONNX type strings).
     """
+    if not isinstance(op_type, str):  # an unhashable one would fail the lookup with a bare TypeError
+        raise SpecTypeError(f"schema: op_type must be an operator name, got {op_type!r}")
     if op_type not in _VERSIONS:
         raise SpecError(f"schema: unknown operator {op_type!r} (known: {', '.join(_VERSIONS)})")
     return _version(op_type, opset).schema
