@@ -131,6 +131,8 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
     cdef cnp.ndarray arr
     if type(data) is np.ndarray:
         arr = <cnp.ndarray>data
+    elif data is None:  # np.asarray would make it an object array: say what was passed
+        raise TypeError(f"{context}: {what} must be a numeric array, got None")
     else:
         try:
             arr = np.asarray(data)
