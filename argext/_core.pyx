@@ -314,12 +314,15 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     cdef int code
     cdef cnp.ndarray arr = _intake(name, "data", data, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
     cdef int rank = cnp.PyArray_NDIM(arr)
-    if isinstance(axes, np.ndarray):
-        axes = axes.tolist()  # an array of axes is a sequence; ndarray.__index__ would reject it
     try:
-        listed = [axes] if hasattr(axes, "__index__") else list(axes)
+        operator.index(axes)  # a single integer names one axis (an ndarray has __index__ too)
+        listed = [axes]
     except TypeError:
-        raise SpecTypeError(f"{name}: axes must be a sequence of integers, got {axes!r}") from None
+        try:
+            listed = list(axes)
+        except TypeError:
+            raise SpecTypeError(f"{name}: axes must be a sequence of integers, "
+                                f"got {axes!r}") from None
     if not listed:
         raise SpecError(f"{name}: axes must name at least one axis, got {axes!r}")
     cdef int64_t c_axes[64]
