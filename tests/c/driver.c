@@ -337,6 +337,19 @@ typedef struct {
 
 static int valid_dtype(int dt) { return dt >= 0 && dt < ARGEXT_DTYPE_COUNT; }
 
+/* Whether argext_hardmax applies ONNX's type constraint (float16/32/64, and
+   bfloat16 from version 13; argext.h documents it): probed once in main(),
+   then held to strictly for every dtype and version. */
+static int hardmax_float_only;
+
+static int hardmax_dtype_ok(int dt, int version)
+{
+    if (!hardmax_float_only)
+        return valid_dtype(dt);
+    return dt == ARGEXT_FLOAT16 || dt == ARGEXT_FLOAT32 || dt == ARGEXT_FLOAT64 ||
+           (dt == ARGEXT_BFLOAT16 && version == 13);
+}
+
 static int is_index_dtype(int dt)
 {
     return dt == ARGEXT_INT64 || dt == ARGEXT_INT32 || dt == ARGEXT_UINT64 || dt == ARGEXT_UINT32;
@@ -411,7 +424,8 @@ static int expect_ok(const request *q, const unsigned char *reduced, int axes_ok
         return (q->last == 0 || q->last == 1) && is_index_dtype(q->out_dtype) && count > 0 &&
                count - 1 <= index_limit(q->out_dtype);
     default:
-        return (q->version == 1 || q->version == 11 || q->version == 13) && q->out_dtype == q->dtype;
+        return (q->version == 1 || q->version == 11 || q->version == 13) && q->out_dtype == q->dtype &&
+               hardmax_dtype_ok(q->dtype, q->version);
     }
 }
 
@@ -837,6 +851,12 @@ int main(int argc, char **argv)
     long iterations = argc > 1 ? atol(argv[1]) : 20000;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 20261120;
     rng_state = seed;
+    int8_t probe = 0, probe_out = 0;
+    const int64_t probe_shape[1] = {1};
+    argext_tensor pin = {&probe, ARGEXT_INT8, 1, probe_shape, NULL};
+    argext_tensor pout = {&probe_out, ARGEXT_INT8, 1, probe_shape, NULL};
+    hardmax_float_only = argext_hardmax(&pin, &pout, 0, 13) == ARGEXT_ERR_DTYPE;
+    printf("driver: argext_hardmax takes %s\n", hardmax_float_only ? "float dtypes only" : "every dtype");
     test_bad_descriptors();
     for (int isa = 0; isa < ARGEXT_ISA_COUNT; isa++) {
         if (!argext_isa_supported((argext_isa)isa))
