@@ -344,7 +344,7 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     try:
         odt = np.dtype(output_dtype)
         out_code = _INDEX_DTYPES[odt]
-    except (TypeError, KeyError):
+    except (TypeError, ValueError, KeyError):  # not a dtype at all, or not one of the four
         raise SpecTypeError(f"{name}: output_dtype must be int64, int32, uint64 or uint32, "
                             f"got {output_dtype!r}") from None
     shape = (<object>arr).shape
