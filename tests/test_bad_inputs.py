@@ -272,7 +272,8 @@ def test_unknown_direction(name, direction, error):
 
 @pytest.mark.parametrize("name", MULTI_AXIS)
 @pytest.mark.parametrize("output_dtype", ["float32", "int16", "uint8", "int8", "bool", "float64", None, "nonsense",
-                                          object, np.dtype(">i8"), np.dtype(">u4"), 64, "i2"])
+                                          object, np.dtype(">i8"), np.dtype(">u4"), 64, "i2",
+                                          (np.int64, -1), {"names": ["a", "a"], "formats": ["i8", "i8"]}])
 def test_bad_output_dtype(name, output_dtype):
     fn, op = FUNCTIONS[name]
     expect(SpecTypeError, lambda: fn(X, output_dtype=output_dtype), op, "output_dtype", repr(output_dtype))
