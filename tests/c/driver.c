@@ -174,9 +174,7 @@ static void random_element(int dt, char *p)
         uint64_t specials[6] = {top, (top - 1) & mask, lo, (lo + 1) & mask, 0, (uint64_t)1 << (bits - 2)};
         uint64_t x = special ? specials[pick % 6]
                              : (is_signed ? (uint64_t)(int64_t)(small - 3) & mask : (uint64_t)small);
-        for (size_t k = 0; k < SIZES[dt]; k++) /* little-endian independent */
-            ((unsigned char *)p)[k] = 0;
-        switch (SIZES[dt]) {
+        switch (SIZES[dt]) { /* through the sized type: any byte order */
         case 1: { uint8_t y = (uint8_t)x; memcpy(p, &y, 1); break; }
         case 2: { uint16_t y = (uint16_t)x; memcpy(p, &y, 2); break; }
         case 4: { uint32_t y = (uint32_t)x; memcpy(p, &y, 4); break; }
