@@ -131,6 +131,8 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
     cdef cnp.ndarray arr
     if type(data) is np.ndarray:
         arr = <cnp.ndarray>data
+    elif data is None:  # np.asarray would make it an object array: say what was passed
+        raise TypeError(f"{context}: {what} must be a numeric array, got None")
     else:
         try:
             arr = np.asarray(data)
@@ -431,6 +433,8 @@ def schema(op_type, opset=None):
     type, default and allowed values), dtypes (allowed input dtypes) and
     type_constraints (the same as ONNX type strings).
     """
+    if not isinstance(op_type, str):  # an unhashable one would fail the lookup with a bare TypeError
+        raise SpecTypeError(f"schema: op_type must be an operator name, got {op_type!r}")
     if op_type not in _VERSIONS:
         raise SpecError(f"schema: unknown operator {op_type!r} (known: {', '.join(_VERSIONS)})")
     return _version(op_type, opset).schema
