@@ -1,0 +1,44 @@
+"""Release metadata: one version everywhere, and the free-threading declaration in effect."""
+
+import os
+import re
+import sys
+import sysconfig
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import argext
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def header_define(name):
+    header = (ROOT / "csrc" / "argext.h").read_text()
+    return re.search(rf"^#define {name} (.+)$", header, re.MULTILINE).group(1).strip()
+
+
+def test_version_has_one_source():
+    """csrc/argext.h is the source; the compiled library and the installed metadata agree."""
+    header_version = header_define("ARGEXT_VERSION_STRING").strip('"')
+    assert argext.__version__ == header_version
+    assert metadata.version("argext") == header_version
+
+
+def test_version_numbers_spell_the_version_string():
+    parts = [header_define(f"ARGEXT_VERSION_{p}") for p in ("MAJOR", "MINOR", "PATCH")]
+    assert ".".join(parts) == argext.__version__
+
+
+def test_changelog_has_an_entry_for_the_version():
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## {re.escape(argext.__version__)}\b", changelog, re.MULTILINE)
+
+
+@pytest.mark.skipif(not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="needs free-threaded CPython")
+@pytest.mark.skipif("PYTHON_GIL" in os.environ, reason="PYTHON_GIL overrides the modules' declarations")
+def test_importing_argext_keeps_the_gil_disabled():
+    """A module without Py_MOD_GIL_NOT_USED would have re-enabled the GIL when imported."""
+    assert "argext._core" in sys.modules
+    assert not sys._is_gil_enabled()
