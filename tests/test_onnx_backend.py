@@ -5,13 +5,14 @@ over every operator version and every dtype each version allows."""
 import warnings
 
 import numpy as np
-import onnx
-import onnx.backend.test.loader
-import onnx.helper
-import onnx.numpy_helper
 import pytest
-from onnx import TensorProto
-from onnx.reference import ReferenceEvaluator
+
+onnx = pytest.importorskip("onnx")
+import onnx.backend.test.loader  # noqa: E402
+import onnx.helper  # noqa: E402
+import onnx.numpy_helper  # noqa: E402
+from onnx import TensorProto  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 import argext
 from reference import ALL_DTYPES, BFLOAT16, is_float
