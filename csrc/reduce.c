@@ -154,6 +154,7 @@ void argext_reduce(const argext_reduction *r)
     const argext_kernel_table *kt = argext_active_kernels();
     argext_row_kernel row = kt->row[r->op][r->dtype];
     argext_cols_kernel cols = kt->cols[r->op][r->dtype];
+    argext_rows_kernel rows = kt->rows[r->op][r->dtype];
 
     int64_t kn[ARGEXT_MAX_RANK], kin[ARGEXT_MAX_RANK], kout[ARGEXT_MAX_RANK];
     int64_t rn[ARGEXT_MAX_RANK], rstride[ARGEXT_MAX_RANK], rweight[ARGEXT_MAX_RANK];
@@ -188,6 +189,15 @@ void argext_reduce(const argext_reduction *r)
                 } while (odo_next(&along, rstride, rweight));
                 for (int64_t j = 0; j < bn; j++)
                     store_index(pout + (j0 + j) * inner.out, r->out_dtype, flat0 + idx[j]);
+            }
+        } else if (nr == 1) {
+            /* One reduced run per row: whole rows in batches, no per-row call. */
+            for (int64_t j0 = 0; j0 < inner.n; j0 += COL_BLOCK) {
+                int64_t bn = inner.n - j0 < COL_BLOCK ? inner.n - j0 : COL_BLOCK;
+                rows(pin + j0 * inner.in, bn, inner.in, axis->n, axis->stride, r->last, idx);
+                for (int64_t j = 0; j < bn; j++)
+                    store_index(pout + (j0 + j) * inner.out, r->out_dtype,
+                                flat0 + idx[j] * axis->weight);
             }
         } else {
             for (int64_t j = 0; j < inner.n; j++) {
