@@ -11,6 +11,7 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
+HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.h"))
 
 
 def version():
@@ -53,6 +54,7 @@ extension = Extension(
     "argext._core",
     sources=["argext/_core.pyx"] + CSRC,
     include_dirs=["csrc", numpy.get_include()],
+    depends=HEADERS,  # a changed header rebuilds the C files
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 

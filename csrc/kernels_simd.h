@@ -43,7 +43,10 @@ static __forceinline int msb64(uint64_t x)
 
 /* Vectors per block of a contiguous row: the block's maximum is found
    first; the block is searched only when it beats the best so far. */
-#define BLOCK_VECS 16
+#define BLOCK_VECS 4
+
+/* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
+#define CHUNK_BLOCKS 64
 
 enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 
@@ -85,70 +88,133 @@ ALWAYS_INLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
     memcpy(key, &u, (size_t)w);
 }
 
+/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
+ALWAYS_INLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
+{
+    vec a[4];
+    for (int k = 0; k < 4; k++)
+        a[k] = v_keys(v_load(q + k * V_BYTES), w, op, kind, inf);
+    for (int k = 4; k < BLOCK_VECS; k++)
+        a[k % 4] = v_max(w, a[k % 4], v_keys(v_load(q + k * V_BYTES), w, op, kind, inf));
+    return v_max(w, v_max(w, a[0], a[1]), v_max(w, a[2], a[3]));
+}
+
+/* The running best of a row scan, as a signed lane value. */
+typedef struct {
+    int64_t best, bi;
+    vec bestv;
+    int force; /* the first block of a new row always sets the best */
+} row_state;
+
 /*
- * One contiguous row of n >= V_BYTES / w elements. Blocks of whole vectors;
- * the last vector may overlap the previous block (re-reading elements
- * already seen cannot change the result: the strict test rejects them, the
- * non-strict one is kept from moving the index backwards).
+ * Folds a block (nv vectors at q, elements from `start`) whose key maximum
+ * is acc into st; returns 1 once nothing can beat the best (first
+ * occurrence of the key maximum: NaN, or the integer extreme).
+ */
+ALWAYS_INLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, vec acc,
+                            int last, int w, int op, int kind, int64_t inf)
+{
+    const int64_t lanes = V_BYTES / w;
+    int64_t m;
+    if (st->force || v_gt(w, acc, st->bestv))
+        m = v_lane0(w, v_hmax(w, acc));
+    else if (last && v_eq(w, acc, st->bestv))
+        m = st->best;
+    else
+        return 0;
+    vec mv = v_set1(w, m);
+    int64_t j = -1;
+    if (last) {
+        for (int64_t k = nv - 1; k >= 0 && j < 0; k--) {
+            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            if (e)
+                j = k * lanes + msb64(e) / LANE_BITS(w);
+        }
+    } else {
+        for (int64_t k = 0; k < nv && j < 0; k++) {
+            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            if (e)
+                j = k * lanes + ctz64(e) / LANE_BITS(w);
+        }
+    }
+    st->bi = start + j;
+    st->best = m;
+    st->bestv = mv;
+    st->force = 0;
+    return !last && m == SMAX(w);
+}
+
+/*
+ * One contiguous row of n >= V_BYTES / w elements.
+ *
+ * Whole blocks go by chunks of up to CHUNK_BLOCKS, without a data-dependent
+ * branch: each lane keeps its maximum and the block where it first (or, for
+ * `last`, last) reached it. At the end of a chunk, the lanes holding the
+ * chunk's maximum name the first (last) block that has it, and only that
+ * block is searched. The remaining whole vectors, then one vector that may
+ * overlap them, go through row_block (re-reading elements already seen
+ * cannot change the result: the strict test rejects them, and for the
+ * non-strict one the backward search meets the current best index before
+ * any earlier equal element).
  */
 ALWAYS_INLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
                                int w, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
-    const uint64_t lane_mask = (UINT64_C(1) << LANE_BITS(w)) - 1;
-    int64_t best = init ? SMIN(w) : *bestp, bi = -1, i = 0;
-    int force = init; /* the first block of a new row always sets the best */
-    vec bestv = v_set1(w, best);
-    (void)lane_mask;
-    while (i < n) {
-        int64_t start = i, nv;
-        if (i + block <= n) {
-            nv = BLOCK_VECS;
-        } else if (i + lanes <= n) {
-            nv = (n - i) / lanes;
-        } else {
-            start = n - lanes;
-            nv = 1;
+    row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
+    const vec none = v_set1(w, -1);
+    int64_t i = 0;
+#define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
+    while (i + block <= n) {
+        const char *q0 = p + i * w;
+        vec maxv = st.bestv, bidx = none;
+        int64_t b = 0;
+        if (st.force) { /* a new row: its first block sets every lane */
+            maxv = block_max(q0, w, op, kind, inf);
+            bidx = v_set1(w, 0);
+            b = 1;
         }
-        const char *q = p + start * w;
-        vec acc = v_keys(v_load(q), w, op, kind, inf);
-        for (int64_t k = 1; k < nv; k++)
-            acc = v_max(w, acc, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf));
-        i = start + nv * lanes;
-        int64_t m;
-        if (force || v_gt(w, acc, bestv)) {
-            vec mv = v_hmax(w, acc);
-            m = v_lane0(w, mv);
-        } else if (last && v_eq(w, acc, bestv)) {
-            m = best;
-        } else {
-            continue;
+        for (; b < CHUNK_BLOCKS && i + (b + 1) * block <= n; b++) {
+            const char *q = q0 + b * block * w;
+            vec acc = block_max(q, w, op, kind, inf), cur = v_set1(w, b);
+            bidx = last ? v_sel_gt(w, maxv, acc, cur, bidx) : v_sel_gt(w, acc, maxv, bidx, cur);
+            maxv = v_max(w, maxv, acc);
         }
-        vec mv = v_set1(w, m);
-        int64_t j = -1;
-        if (last) {
-            for (int64_t k = nv - 1; k >= 0 && j < 0; k--) {
-                uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
-                if (e)
-                    j = k * lanes + msb64(e) / LANE_BITS(w);
-            }
-        } else {
-            for (int64_t k = 0; k < nv && j < 0; k++) {
-                uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
-                if (e)
-                    j = k * lanes + ctz64(e) / LANE_BITS(w);
+        int64_t m = v_lane0(w, v_hmax(w, maxv));
+        if (st.force || m > st.best || (last && m == st.best)) {
+            vec mv = v_set1(w, m);
+            /* Lanes below m drop out: first takes the smallest block index
+               (as the largest complement), last the largest. */
+            int64_t found = last ? v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, bidx, none)))
+                                 : ~v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, v_xor(bidx, none),
+                                                                   v_set1(w, SMIN(w)))));
+            if (found >= 0) {
+                const char *q = q0 + found * block * w;
+                st.force = 1; /* the block holds m: find it there */
+                if (row_block(&st, q, i + found * block, BLOCK_VECS, mv, last, w, op, kind, inf))
+                    goto done;
             }
         }
-        if (!last || start + j > bi)
-            bi = start + j;
-        best = m;
-        bestv = mv;
-        force = 0;
-        if (!last && m == SMAX(w))
-            break; /* nothing beats the key maximum (NaN, or the integer extreme) */
+        i += b * block;
     }
-    *bestp = best;
-    return bi;
+    if (i + lanes <= n) {
+        const char *q = p + i * w;
+        int64_t nv = (n - i) / lanes;
+        vec acc = KEYS_AT(q, 0);
+        for (int64_t k = 1; k < nv; k++)
+            acc = v_max(w, acc, KEYS_AT(q, k));
+        if (row_block(&st, q, i, nv, acc, last, w, op, kind, inf))
+            goto done;
+        i += nv * lanes;
+    }
+    if (i < n) {
+        const char *q = p + (n - lanes) * w;
+        row_block(&st, q, n - lanes, 1, KEYS_AT(q, 0), last, w, op, kind, inf);
+    }
+#undef KEYS_AT
+done:
+    *bestp = st.best;
+    return st.bi;
 }
 
 /*

@@ -78,6 +78,20 @@ def test_best_at_every_position(isa, dtype):
             check_all(x, 0)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_long_rows(isa, dtype):
+    """Rows over many branch-free chunks (16384 int8 elements each at
+    AVX-512): winners and ties at chunk and block edges."""
+    rng = np.random.default_rng(8)
+    n = 70001
+    for spots in ([0], [16383], [16384], [8191, 8192], [300, 40000], [32767, 65536, 70000]):
+        x = sample(rng, dtype, (n,), spread=20)
+        x = np.where(np.isnan(comparable(x)), np.zeros(1, dtype), x)
+        x[np.array(spots)] = 30
+        check_all(x, 0)
+    check_all(sample(rng, dtype, (3, n), spread=3), 1)
+
+
 @pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if is_float(d)], ids=_dtype_id)
 def test_nan_and_signed_zero_at_block_edges(isa, dtype):
     rng = np.random.default_rng(2)
