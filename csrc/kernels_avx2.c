@@ -8,6 +8,7 @@
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
+#include <string.h>
 
 typedef __m256i vec;
 #define V_BYTES 32
@@ -89,6 +90,44 @@ VINLINE uint64_t v_mask(vec m) { return (uint32_t)_mm256_movemask_epi8(m); }
 VINLINE uint64_t v_gt(int w, vec a, vec b) { return v_mask(v_cmpgt(w, a, b)); }
 VINLINE uint64_t v_ge(int w, vec a, vec b) { return v_mask(v_cmpgt(w, b, a)) ^ 0xffffffffu; }
 VINLINE uint64_t v_eq(int w, vec a, vec b) { return v_mask(v_cmpeq(w, a, b)); }
+
+/* Comparison results as the kernels' column fold consumes them. */
+typedef vec vmask;
+VINLINE vmask v_gtm(int w, vec a, vec b) { return v_cmpgt(w, a, b); }
+VINLINE vmask v_gem(int w, vec a, vec b) { return v_xor(v_cmpgt(w, b, a), _mm256_set1_epi8(-1)); }
+
+/* idx[l] = f for every lane l set in `up` (int64 indices, 4 per store). */
+VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
+{
+    const __m256i fv = _mm256_set1_epi64x(f);
+    unsigned char m[32];
+    _mm256_storeu_si256((__m256i *)m, up);
+    for (int c = 0; c < 32 / w / 4; c++) {
+        __m128i part;
+        __m256i lanes;
+        switch (w) {
+        case 1: {
+            int32_t x;
+            memcpy(&x, m + 4 * c, 4);
+            lanes = _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(x));
+            break;
+        }
+        case 2:
+            part = _mm_loadl_epi64((const __m128i *)(m + 8 * c));
+            lanes = _mm256_cvtepi16_epi64(part);
+            break;
+        case 4:
+            part = _mm_loadu_si128((const __m128i *)(m + 16 * c));
+            lanes = _mm256_cvtepi32_epi64(part);
+            break;
+        default:
+            lanes = up;
+            break;
+        }
+        __m256i *q = (__m256i *)(idx + 4 * c);
+        _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), fv, lanes));
+    }
+}
 
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)

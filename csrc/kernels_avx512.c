@@ -108,6 +108,19 @@ VINLINE vec v_max(int w, vec a, vec b)
     }
 }
 
+/* Comparison results as the kernels' column fold consumes them. */
+typedef uint64_t vmask;
+#define v_gtm v_gt
+#define v_gem v_ge
+
+/* idx[l] = f for every lane l set in `up` (int64 indices, 8 per store). */
+VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
+{
+    const __m512i fv = _mm512_set1_epi64(f);
+    for (int c = 0; c < 8 / w; c++)
+        _mm512_mask_storeu_epi64(idx + 8 * c, (__mmask8)(up >> (8 * c)), fv);
+}
+
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)
 {

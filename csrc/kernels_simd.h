@@ -6,6 +6,8 @@
  *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
  *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max,
  *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax, v_lane0   (see kernels_avx2.c)
+ *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
+ *                                          int64 column indices to update
  *   ISA_TABLE               the name of the kernel table to define
  *
  * Keys are those of dtypes.h, held as signed lanes of the element's width:
@@ -47,6 +49,9 @@ static __forceinline int msb64(uint64_t x)
 
 /* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
 #define CHUNK_BLOCKS 64
+
+/* Rows of a column fold updated without testing first. */
+#define DENSE_ROWS 32
 
 enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 
@@ -218,16 +223,17 @@ done:
 }
 
 /*
- * bn >= V_BYTES / w contiguous columns folded over `rows` rows; the last
- * vector of a row may overlap the one before it (idempotent: a column
- * updated twice by the same row gets the same key and index).
+ * bn >= V_BYTES / w contiguous columns folded over `rows` rows. The first
+ * DENSE_ROWS rows update most columns of random data, so they store without
+ * a (mispredicted) test; later rows store only where a column improves.
+ * The last vector of a row may overlap the one before it (idempotent: a
+ * column updated twice by the same row gets the same key and index).
  */
 ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
                              int64_t f0, int last, int init, char *best, int64_t *idx, int w,
                              int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / w;
-    const uint64_t lane_mask = (UINT64_C(1) << LANE_BITS(w)) - 1;
     const vec flip = v_set1(w, kind == KIND_UNSIGNED ? SMIN(w) : 0);
     int64_t r = 0;
     if (init) {
@@ -248,14 +254,9 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
             int64_t jj = j + lanes <= bn ? j : bn - lanes;
             vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);
             vec b = v_xor(v_load(best + jj * w), flip);
-            uint64_t up = last ? v_ge(w, k, b) : v_gt(w, k, b);
-            if (up) {
+            if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {
+                v_store_index(w, idx + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b), f);
                 v_store(best + jj * w, v_xor(v_max(w, k, b), flip));
-                do {
-                    int t = ctz64(up);
-                    idx[jj + t / LANE_BITS(w)] = f;
-                    up &= ~(lane_mask << t);
-                } while (up);
             }
             if (jj + lanes >= bn)
                 break;

@@ -130,7 +130,7 @@ def test_integer_extremes(isa, dtype):
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_column_mode(isa, dtype):
     rng = np.random.default_rng(4)
-    for rows in (1, 2, 7, 40):
+    for rows in (1, 2, 7, 40, 100):
         for cols in (1, 3, 15, 16, 17, 33, 64, 65, 100, 1023, 1024, 1030, 2100):
             check_all(sample(rng, dtype, (rows, cols), spread=4), 0)
     x = sample(rng, dtype, (6, 9, 130))
