@@ -8,7 +8,7 @@
 
 /* Columns per block in the column fold: a 4096-wide row is read whole (one
    memory stream), while its keys and indices stay in L1/L2. */
-#define COL_BLOCK 16384
+#define COL_BLOCK 4096
 
 typedef struct {
     int64_t n, in, out;
