@@ -235,6 +235,9 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
 {
     const int64_t lanes = V_BYTES / w;
     const vec flip = v_set1(w, kind == KIND_UNSIGNED ? SMIN(w) : 0);
+    /* Rows apart in memory are as many streams as there are rows; fetch
+       each one a row ahead (rows back to back stream by themselves). */
+    const int gaps = rs != bn * w;
     int64_t r = 0;
     if (init) {
         for (int64_t j = 0;; j += lanes) {
@@ -252,6 +255,8 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
         int64_t f = f0 + r * fw;
         for (int64_t j = 0;; j += lanes) {
             int64_t jj = j + lanes <= bn ? j : bn - lanes;
+            if (gaps)
+                _mm_prefetch(q + rs + jj * w, _MM_HINT_T0);
             vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);
             vec b = v_xor(v_load(best + jj * w), flip);
             if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {
