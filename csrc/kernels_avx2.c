@@ -129,6 +129,9 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
     }
 }
 
+/* No byte-granular masked store: the dense rows store indices directly. */
+#define HAS_STORE_ROW 0
+
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)
 {

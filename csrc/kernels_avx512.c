@@ -121,6 +121,18 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
         _mm512_mask_storeu_epi64(idx + 8 * c, (__mmask8)(up >> (8 * c)), fv);
 }
 
+/* rows[l] = r (r < 128) for every lane l set in `up`: one masked byte
+   store per vector, where int64 indices would take up to eight. */
+#define HAS_STORE_ROW 1
+VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
+{
+    switch (w) {
+    case 1: _mm512_mask_storeu_epi8(rows, up, _mm512_set1_epi8((char)r)); break;
+    case 2: _mm256_mask_storeu_epi8(rows, (__mmask32)up, _mm256_set1_epi8((char)r)); break;
+    default: _mm_mask_storeu_epi8(rows, (__mmask16)up, _mm_set1_epi8((char)r)); break;
+    }
+}
+
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)
 {

@@ -8,6 +8,7 @@
  *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax, v_lane0   (see kernels_avx2.c)
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
+ *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
  *   ISA_TABLE               the name of the kernel table to define
  *
  * Keys are those of dtypes.h, held as signed lanes of the element's width:
@@ -50,8 +51,12 @@ static __forceinline int msb64(uint64_t x)
 /* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
 #define CHUNK_BLOCKS 64
 
-/* Rows of a column fold updated without testing first. */
+/* Rows of a column fold updated without testing first (< 128: a row
+   number fits a byte). */
 #define DENSE_ROWS 32
+
+/* Most columns whose dense-row numbers a column fold keeps in bytes. */
+#define ROWBUF_COLS 4096
 
 enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 
@@ -238,35 +243,57 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
     /* Rows apart in memory are as many streams as there are rows; fetch
        each one a row ahead (rows back to back stream by themselves). */
     const int gaps = rs != bn * w;
+    const int64_t dense_rows = rows < DENSE_ROWS ? rows : DENSE_ROWS;
     int64_t r = 0;
+#define COLS_FOR_EACH_VECTOR(BODY)                                                      \
+    for (int64_t j = 0;; j += lanes) {                                                  \
+        int64_t jj = j + lanes <= bn ? j : bn - lanes;                                  \
+        BODY if (jj + lanes >= bn) break;                                               \
+    }
+#define COLS_FOLD_ROW(STORE)                                                            \
+    {                                                                                   \
+        const char *q = p + r * rs;                                                     \
+        int64_t f = f0 + r * fw;                                                        \
+        (void)f;                                                                        \
+        COLS_FOR_EACH_VECTOR({                                                          \
+            if (gaps)                                                                   \
+                _mm_prefetch(q + rs + jj * w, _MM_HINT_T0);                             \
+            vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);                       \
+            vec b = v_xor(v_load(best + jj * w), flip);                                 \
+            if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {             \
+                STORE;                                                                  \
+                v_store(best + jj * w, v_xor(v_max(w, k, b), flip));                    \
+            }                                                                           \
+        })                                                                              \
+    }
     if (init) {
-        for (int64_t j = 0;; j += lanes) {
-            int64_t jj = j + lanes <= bn ? j : bn - lanes;
+        COLS_FOR_EACH_VECTOR({
             v_store(best + jj * w, v_xor(v_keys(v_load(p + jj * w), w, op, kind, inf), flip));
-            if (jj + lanes >= bn)
-                break;
-        }
-        for (int64_t j = 0; j < bn; j++)
-            idx[j] = f0;
+        })
         r = 1;
     }
-    for (; r < rows; r++) {
-        const char *q = p + r * rs;
-        int64_t f = f0 + r * fw;
-        for (int64_t j = 0;; j += lanes) {
-            int64_t jj = j + lanes <= bn ? j : bn - lanes;
-            if (gaps)
-                _mm_prefetch(q + rs + jj * w, _MM_HINT_T0);
-            vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);
-            vec b = v_xor(v_load(best + jj * w), flip);
-            if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {
-                v_store_index(w, idx + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b), f);
-                v_store(best + jj * w, v_xor(v_max(w, k, b), flip));
-            }
-            if (jj + lanes >= bn)
-                break;
-        }
+#if HAS_STORE_ROW
+    if (bn <= ROWBUF_COLS) {
+        /* Dense rows note each column's row in a byte; indices are
+           written once after them. */
+        int8_t row_of[ROWBUF_COLS];
+        memset(row_of, init ? 0 : -1, (size_t)bn);
+        for (; r < dense_rows; r++)
+            COLS_FOLD_ROW(v_store_row(w, row_of + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b),
+                                      (int)r))
+        for (int64_t j = 0; j < bn; j++)
+            if (row_of[j] >= 0)
+                idx[j] = f0 + row_of[j] * fw;
+        init = 0;
     }
+#endif
+    if (init)
+        for (int64_t j = 0; j < bn; j++)
+            idx[j] = f0;
+    for (; r < rows; r++)
+        COLS_FOLD_ROW(v_store_index(w, idx + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b), f))
+#undef COLS_FOLD_ROW
+#undef COLS_FOR_EACH_VECTOR
 }
 
 /* Per dtype and operator: the three kernel shapes, with the baseline ones
