@@ -129,8 +129,10 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
     }
 }
 
-/* No byte-granular masked store: the dense rows store indices directly. */
+/* No byte-granular masked store: the dense rows store indices directly;
+   no byte-granular masked load: rows shorter than a vector run the baseline. */
 #define HAS_STORE_ROW 0
+#define HAS_ACTIVE_LOAD 0
 
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)

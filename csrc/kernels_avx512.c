@@ -133,6 +133,29 @@ VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
     }
 }
 
+/* Rows shorter than a vector: masked loads (the masked-off lanes are not
+   read, so they cannot fault) and a fill for the lanes outside the row. */
+#define HAS_ACTIVE_LOAD 1
+VINLINE vec v_load_active(int w, const char *p, uint64_t active)
+{
+    switch (w) {
+    case 1: return _mm512_maskz_loadu_epi8(active, p);
+    case 2: return _mm512_maskz_loadu_epi16((__mmask32)active, p);
+    case 4: return _mm512_maskz_loadu_epi32((__mmask16)active, p);
+    default: return _mm512_maskz_loadu_epi64((__mmask8)active, p);
+    }
+}
+
+VINLINE vec v_sel_active(int w, uint64_t active, vec a, vec fill)
+{
+    switch (w) {
+    case 1: return _mm512_mask_mov_epi8(fill, active, a);
+    case 2: return _mm512_mask_mov_epi16(fill, (__mmask32)active, a);
+    case 4: return _mm512_mask_mov_epi32(fill, (__mmask16)active, a);
+    default: return _mm512_mask_mov_epi64(fill, (__mmask8)active, a);
+    }
+}
+
 /* The maximum lane, in every lane. */
 VINLINE vec v_hmax(int w, vec x)
 {

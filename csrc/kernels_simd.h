@@ -9,6 +9,7 @@
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
+ *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
  *   ISA_TABLE               the name of the kernel table to define
  *
  * Keys are those of dtypes.h, held as signed lanes of the element's width:
@@ -227,6 +228,20 @@ done:
     return st.bi;
 }
 
+#if HAS_ACTIVE_LOAD
+/* A whole contiguous row of 1 <= n < V_BYTES / w elements, in one masked
+   vector whose lanes outside the row hold the lowest key. */
+ALWAYS_INLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int kind,
+                                int64_t inf)
+{
+    const uint64_t active = (UINT64_C(1) << n) - 1;
+    vec k = v_sel_active(w, active, v_keys(v_load_active(w, p, active), w, op, kind, inf),
+                         v_set1(w, SMIN(w)));
+    uint64_t e = v_eq(w, k, v_hmax(w, k)) & active;
+    return last ? msb64(e) : ctz64(e);
+}
+#endif
+
 /*
  * bn >= V_BYTES / w contiguous columns folded over `rows` rows. The first
  * DENSE_ROWS rows update most columns of random data, so they store without
@@ -243,7 +258,6 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
     /* Rows apart in memory are as many streams as there are rows; fetch
        each one a row ahead (rows back to back stream by themselves). */
     const int gaps = rs != bn * w;
-    const int64_t dense_rows = rows < DENSE_ROWS ? rows : DENSE_ROWS;
     int64_t r = 0;
 #define COLS_FOR_EACH_VECTOR(BODY)                                                      \
     for (int64_t j = 0;; j += lanes) {                                                  \
@@ -276,6 +290,7 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
     if (bn <= ROWBUF_COLS) {
         /* Dense rows note each column's row in a byte; indices are
            written once after them. */
+        const int64_t dense_rows = rows < DENSE_ROWS ? rows : DENSE_ROWS;
         int8_t row_of[ROWBUF_COLS];
         memset(row_of, init ? 0 : -1, (size_t)bn);
         for (; r < dense_rows; r++)
@@ -302,6 +317,18 @@ ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw
     (ARGEXT_##ENUM <= ARGEXT_FLOAT64 ? KIND_FLOAT                                \
      : ((KT)-1 > 0)                  ? KIND_UNSIGNED                             \
                                      : KIND_SIGNED)
+
+/* Rows shorter than a vector: masked vectors where the ISA has them. */
+#if HAS_ACTIVE_LOAD
+#define SHORT_ROWS(ENUM, OP)                                                              \
+    if (s == w && n < V_BYTES / w) {                                                      \
+        for (int64_t k = 0; k < count; k++)                                               \
+            idx[k] = row_short(p + k * ps, n, last, w, OP, kind, float_inf[ARGEXT_##ENUM]); \
+        return;                                                                           \
+    }
+#else
+#define SHORT_ROWS(ENUM, OP)
+#endif
 
 static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     [ARGEXT_FLOAT16] = ARGEXT_FLOAT16_INF,
@@ -339,6 +366,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                    int64_t s, int last, int64_t *idx)                         \
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
+        SHORT_ROWS(ENUM, OP)                                                                  \
         if (s != w || n < V_BYTES / w) {                                                      \
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
