@@ -134,16 +134,19 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
 
-/* The maximum lane, in every lane. */
-VINLINE vec v_hmax(int w, vec x)
+/* The maximum of each aligned group of `bytes` bytes (a power of two),
+   in every lane of the group: the butterfly steps shorter than the group. */
+VINLINE vec v_hmax_within(int w, vec x, int bytes)
 {
-    x = v_max(w, x, _mm256_permute2x128_si256(x, x, 1));
-    x = v_max(w, x, _mm256_shuffle_epi32(x, 0x4e));
-    if (w <= 4)
+    if (bytes > 16)
+        x = v_max(w, x, _mm256_permute2x128_si256(x, x, 1));
+    if (bytes > 8)
+        x = v_max(w, x, _mm256_shuffle_epi32(x, 0x4e));
+    if (w <= 4 && bytes > 4)
         x = v_max(w, x, _mm256_shuffle_epi32(x, 0xb1));
-    if (w <= 2)
+    if (w <= 2 && bytes > 2)
         x = v_max(w, x, _mm256_or_si256(_mm256_slli_epi32(x, 16), _mm256_srli_epi32(x, 16)));
-    if (w == 1)
+    if (w == 1 && bytes > 1)
         x = v_max(w, x, _mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)));
     return x;
 }

@@ -156,17 +156,21 @@ VINLINE vec v_sel_active(int w, uint64_t active, vec a, vec fill)
     }
 }
 
-/* The maximum lane, in every lane. */
-VINLINE vec v_hmax(int w, vec x)
+/* The maximum of each aligned group of `bytes` bytes (a power of two),
+   in every lane of the group: the butterfly steps shorter than the group. */
+VINLINE vec v_hmax_within(int w, vec x, int bytes)
 {
-    x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0x4e));
-    x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0xb1));
-    x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
-    if (w <= 4)
+    if (bytes > 32)
+        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0x4e));
+    if (bytes > 16)
+        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0xb1));
+    if (bytes > 8)
+        x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
+    if (w <= 4 && bytes > 4)
         x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1));
-    if (w <= 2)
+    if (w <= 2 && bytes > 2)
         x = v_max(w, x, _mm512_rol_epi32(x, 16));
-    if (w == 1)
+    if (w == 1 && bytes > 1)
         x = v_max(w, x, _mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)));
     return x;
 }

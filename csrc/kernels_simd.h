@@ -5,7 +5,7 @@
  *   vec, V_BYTES            the integer vector type and its size in bytes
  *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
  *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max,
- *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax, v_lane0   (see kernels_avx2.c)
+ *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax_within, v_lane0   (see kernels_avx2.c)
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
@@ -64,6 +64,9 @@ enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 /* Largest and smallest signed value of a w-byte lane. */
 #define SMAX(w) ((int64_t)((UINT64_C(1) << (8 * (w) - 1)) - 1))
 #define SMIN(w) (-SMAX(w) - 1)
+
+/* The maximum lane, in every lane. */
+#define v_hmax(w, x) v_hmax_within(w, x, V_BYTES)
 
 /* Keys of the lanes of v; see dtypes.h. */
 ALWAYS_INLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
@@ -237,7 +240,10 @@ ALWAYS_INLINE int64_t row_short(const char *p, int64_t n, int last, int w, int o
     const uint64_t active = (UINT64_C(1) << n) - 1;
     vec k = v_sel_active(w, active, v_keys(v_load_active(w, p, active), w, op, kind, inf),
                          v_set1(w, SMIN(w)));
-    uint64_t e = v_eq(w, k, v_hmax(w, k)) & active;
+    int group = w;
+    while (group < n * w)
+        group *= 2; /* the lanes past the row hold the lowest key: skip them */
+    uint64_t e = v_eq(w, k, v_hmax_within(w, k, group)) & active;
     return last ? msb64(e) : ctz64(e);
 }
 #endif

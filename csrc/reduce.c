@@ -1,6 +1,7 @@
 /*
  * reduce.c - plan and run an arg reduction over strided memory.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -170,6 +171,9 @@ void argext_reduce(const argext_reduction *r)
         rweight[j] = red[j].weight;
     }
 
+    /* Row indices that are already the output: contiguous (aligned) int64. */
+    int direct = r->out_dtype == ARGEXT_INT64 && inner.out == (int64_t)sizeof(int64_t) &&
+                 flat0 == 0 && axis->weight == 1;
     int64_t keys[COL_BLOCK]; /* 8-byte slots hold any key type */
     int64_t idx[COL_BLOCK];
     odometer outer, along;
@@ -191,6 +195,8 @@ void argext_reduce(const argext_reduction *r)
                 for (int64_t j = 0; j < bn; j++)
                     store_index(pout + (j0 + j) * inner.out, r->out_dtype, flat0 + idx[j]);
             }
+        } else if (nr == 1 && direct && (uintptr_t)pout % sizeof(int64_t) == 0) {
+            rows(pin, inner.n, inner.in, axis->n, axis->stride, r->last, (int64_t *)pout);
         } else if (nr == 1) {
             /* One reduced run per row: whole rows in batches, no per-row call. */
             for (int64_t j0 = 0; j0 < inner.n; j0 += COL_BLOCK) {
