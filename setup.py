@@ -1,5 +1,6 @@
 """Build argext: the C core in csrc/ and the Cython front argext/_core.pyx."""
 
+import platform
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parent
 CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
 # Public headers shipped in the package, at argext.get_include().
 PUBLIC_HEADERS = ["csrc/argext.h", "csrc/argext_capi.h"]
+HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.h"))
 
 
 def version():
@@ -21,13 +23,33 @@ def version():
     return re.search(r'#define ARGEXT_VERSION_STRING "([^"]+)"', header).group(1)
 
 
+# Per-file instruction-set flags for gcc/clang on x86-64: only the ISA's own
+# kernel file may use its instructions, and dispatch.c runs it only on CPUs
+# that have them. MSVC compiles intrinsics without flags; other
+# architectures compile these files to nothing.
+ISA_FLAGS = {
+    "kernels_avx2.c": ["-mavx2"],
+    "kernels_avx512.c": ["-mavx2", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"],
+}
+X86_64 = platform.machine().lower() in ("x86_64", "amd64", "x64")
+
+
 class BuildExt(build_ext):
     """Optimisation flags for the compiler in use; never -march=native."""
 
     def build_extensions(self):
-        flags = ["/O2"] if self.compiler.compiler_type == "msvc" else ["-O3"]
+        msvc = self.compiler.compiler_type == "msvc"
+        flags = ["/O2"] if msvc else ["-O3"]
         for ext in self.extensions:
             ext.extra_compile_args = flags + ext.extra_compile_args
+        if X86_64 and not msvc:
+            compile_one = self.compiler._compile
+
+            def compile_with_isa(obj, src, ext, cc_args, extra_postargs, pp_opts):
+                extra = extra_postargs + ISA_FLAGS.get(Path(src).name, [])
+                compile_one(obj, src, ext, cc_args, extra, pp_opts)
+
+            self.compiler._compile = compile_with_isa
         super().build_extensions()
 
 
@@ -46,6 +68,7 @@ extension = Extension(
     "argext._core",
     sources=["argext/_core.pyx"] + CSRC,
     include_dirs=["csrc", numpy.get_include()],
+    depends=HEADERS,  # a changed header rebuilds the C files
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 

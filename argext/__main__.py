@@ -1,4 +1,6 @@
 """python -m argext: version, support matrix, kernel ISA, and a self-check.
+python -m argext bench [--case ...] [--dtype ...] [--repeats N] [--json FILE]:
+the benchmark against NumPy (argext/_bench.py).
 
 The self-check compares every operator and dtype with NumPy on random
 strided inputs at every ISA level the machine runs; it exits 1 on a mismatch.
@@ -74,6 +76,10 @@ def self_check(seed=0):
 
 
 def main(argv):
+    if argv[:1] == ["bench"]:
+        from argext import _bench
+
+        return _bench.main(argv[1:])
     print(f"argext {argext.__version__} (numpy {np.__version__})")
     print(f"kernel ISA in use: {argext.get_isa()} (supported here: {', '.join(argext.supported_isas())})")
     print()

@@ -112,7 +112,12 @@ cdef int64_t _axis(object context, str name, object value, int rank, bint negati
     return a + rank if a < 0 else a
 
 
+# ml_dtypes' bfloat16 scalar type, once seen: dtype.name runs Python code on every call.
+cdef object _bfloat16_type = None
+
+
 cdef int _dtype_code(cnp.dtype dt):
+    global _bfloat16_type
     cdef char kind = dt.kind
     cdef Py_ssize_t size = dt.itemsize
     if kind == b'f':
@@ -121,7 +126,10 @@ cdef int _dtype_code(cnp.dtype dt):
         return {1: ARGEXT_INT8, 2: ARGEXT_INT16, 4: ARGEXT_INT32, 8: ARGEXT_INT64}.get(size, -1)
     if kind == b'u':
         return {1: ARGEXT_UINT8, 2: ARGEXT_UINT16, 4: ARGEXT_UINT32, 8: ARGEXT_UINT64}.get(size, -1)
-    if dt.name == "bfloat16" and size == 2:  # ml_dtypes: its type number is dynamic
+    if size == 2 and dt.type is _bfloat16_type:
+        return ARGEXT_BFLOAT16
+    if size == 2 and dt.name == "bfloat16":  # ml_dtypes: its type number is dynamic
+        _bfloat16_type = dt.type
         return ARGEXT_BFLOAT16
     return -1
 

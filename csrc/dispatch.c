@@ -1,11 +1,26 @@
 /*
- * dispatch.c - which kernel table runs. Levels without kernels in this build
- * report unsupported.
+ * dispatch.c - which kernel table runs.
+ *
+ * The level is chosen once, on first use: the best one this CPU and build
+ * run, or the one named by the environment variable ARGEXT_ISA
+ * ("baseline", "avx2", "avx512") when it is supported here; an unknown or
+ * unsupported value is ignored. argext_set_isa changes it later. The choice
+ * is a single int that every racing first use computes identically; a
+ * program that calls argext_set_isa while other threads run kernels may see
+ * either level in those calls (each call reads the level once).
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_features.h"
 #include "kernels.h"
 
 static const argext_kernel_table *const tables[ARGEXT_ISA_COUNT] = {
     [ARGEXT_ISA_BASELINE] = &argext_kernels_baseline,
+#ifdef ARGEXT_X86_64
+    [ARGEXT_ISA_AVX2] = &argext_kernels_avx2,
+    [ARGEXT_ISA_AVX512] = &argext_kernels_avx512,
+#endif
 };
 
 static const char *const isa_names[ARGEXT_ISA_COUNT] = {
@@ -14,11 +29,12 @@ static const char *const isa_names[ARGEXT_ISA_COUNT] = {
     [ARGEXT_ISA_AVX512] = "avx512",
 };
 
-static argext_isa active = ARGEXT_ISA_BASELINE;
+/* -1 until the first use; then the level in use. */
+static volatile int active = -1;
 
 int argext_isa_supported(argext_isa isa)
 {
-    return (unsigned)isa < ARGEXT_ISA_COUNT && tables[isa] != 0;
+    return (unsigned)isa < ARGEXT_ISA_COUNT && tables[isa] != 0 && argext_cpu_has(isa);
 }
 
 argext_isa argext_isa_best(void)
@@ -29,7 +45,21 @@ argext_isa argext_isa_best(void)
     return (argext_isa)isa;
 }
 
-argext_isa argext_get_isa(void) { return active; }
+static argext_isa chosen(void)
+{
+    int isa = active;
+    if (isa >= 0)
+        return (argext_isa)isa;
+    isa = argext_isa_best();
+    const char *env = getenv("ARGEXT_ISA");
+    for (int i = 0; env && i < ARGEXT_ISA_COUNT; i++)
+        if (strcmp(env, isa_names[i]) == 0 && argext_isa_supported((argext_isa)i))
+            isa = i;
+    active = isa;
+    return (argext_isa)isa;
+}
+
+argext_isa argext_get_isa(void) { return chosen(); }
 
 argext_status argext_set_isa(argext_isa isa)
 {
@@ -44,4 +74,4 @@ const char *argext_isa_name(argext_isa isa)
     return (unsigned)isa < ARGEXT_ISA_COUNT ? isa_names[isa] : "unknown";
 }
 
-const argext_kernel_table *argext_active_kernels(void) { return tables[active]; }
+const argext_kernel_table *argext_active_kernels(void) { return tables[chosen()]; }

@@ -47,19 +47,26 @@
 #define ARGEXT_FLOAT64_MAG 0x7fffffffffffffffull
 #define ARGEXT_FLOAT64_INF 0x7ff0000000000000ull
 
+/* Branch-free (selects by masks), so that compilers vectorise loops over them. */
 #define ARGEXT_FLOAT_KEYS(NAME, UT, KT, KMAX, MAG, INF)                            \
     static inline KT argext_key_##NAME(UT b)                                       \
     {                                                                              \
         KT m = (KT)(b & (MAG));                                                    \
-        return (b & (UT)~(UT)(MAG)) ? (KT)-m : m;                                  \
+        KT s = (KT) - (KT)(b >> (8 * sizeof(UT) - 1)); /* all ones if negative */  \
+        return (KT)((m ^ s) - s);                                                  \
+    }                                                                              \
+    static inline KT argext_nan_to_max_##NAME(UT b, KT k)                          \
+    {                                                                              \
+        KT nan = (KT) - (KT)((UT)(b & (MAG)) > (INF));                             \
+        return (KT)(k ^ ((k ^ (KT)(KMAX)) & nan));                                 \
     }                                                                              \
     static inline KT argext_keymax_##NAME(UT b)                                    \
     {                                                                              \
-        return (UT)(b & (MAG)) > (INF) ? (KT)(KMAX) : argext_key_##NAME(b);        \
+        return argext_nan_to_max_##NAME(b, argext_key_##NAME(b));                  \
     }                                                                              \
     static inline KT argext_keymin_##NAME(UT b)                                    \
     {                                                                              \
-        return (UT)(b & (MAG)) > (INF) ? (KT)(KMAX) : (KT)~argext_key_##NAME(b);   \
+        return argext_nan_to_max_##NAME(b, (KT)~argext_key_##NAME(b));             \
     }
 
 #define ARGEXT_INT_KEYS(NAME, T)                                                   \

@@ -33,16 +33,35 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
                                    int64_t bn, int64_t cs, int64_t f0, int last, int init,
                                    void *best, int64_t *idx);
 
+/*
+ * Many-rows kernel: `count` independent whole rows (row k starts at
+ * p + k * ps; n >= 1 elements, byte stride s). Writes each row's best index
+ * to idx[k]. It is the row kernel with init == 1 per row, batched so that
+ * short rows (1M rows of 16) pay no per-row call or set-up.
+ */
+typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int64_t n,
+                                   int64_t s, int last, int64_t *idx);
+
 enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1 };
 
 typedef struct argext_kernel_table {
     argext_row_kernel row[2][ARGEXT_DTYPE_COUNT];
     argext_cols_kernel cols[2][ARGEXT_DTYPE_COUNT];
+    argext_rows_kernel rows[2][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
-/* The table of the ISA level in use (dispatch.c). */
+/* The table of the ISA level in use (dispatch.c). Chosen once, on first
+   use, from the CPU and ARGEXT_ISA; argext_set_isa changes it. */
 const argext_kernel_table *argext_active_kernels(void);
 
 extern const argext_kernel_table argext_kernels_baseline;
+/* x86-64 only; each ISA's kernels fall back to the baseline ones for
+   layouts they do not vectorise (strided rows, rows shorter than a vector). */
+extern const argext_kernel_table argext_kernels_avx2;
+extern const argext_kernel_table argext_kernels_avx512;
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)
+#define ARGEXT_X86_64 1
+#endif
 
 #endif /* ARGEXT_KERNELS_H */

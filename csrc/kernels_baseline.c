@@ -111,19 +111,33 @@
         }                                                                                 \
     }
 
+#define DEFINE_ROWS(FN, ROW, KT)                                                          \
+    static void FN(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last, \
+                   int64_t *idx)                                                           \
+    {                                                                                      \
+        KT best;                                                                           \
+        for (int64_t k = 0; k < count; k++)                                                \
+            idx[k] = ROW(p + k * ps, n, s, last, 1, &best);                                \
+    }
+
 #define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX)                                \
     DEFINE_ROW(row_max_##NAME, ET, KT, KMAX, argext_keymax_##NAME)            \
     DEFINE_ROW(row_min_##NAME, ET, KT, KMAX, argext_keymin_##NAME)            \
     DEFINE_COLS(cols_max_##NAME, ET, KT, argext_keymax_##NAME)                \
-    DEFINE_COLS(cols_min_##NAME, ET, KT, argext_keymin_##NAME)
+    DEFINE_COLS(cols_min_##NAME, ET, KT, argext_keymin_##NAME)                \
+    DEFINE_ROWS(rows_max_##NAME, row_max_##NAME, KT)                          \
+    DEFINE_ROWS(rows_min_##NAME, row_min_##NAME, KT)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
 #define ROW_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_max_##NAME,
 #define ROW_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_min_##NAME,
 #define COLS_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_max_##NAME,
 #define COLS_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_min_##NAME,
+#define ROWS_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = rows_max_##NAME,
+#define ROWS_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = rows_min_##NAME,
 
 const argext_kernel_table argext_kernels_baseline = {
     .row = {{ARGEXT_DTYPES(ROW_MAX_ENTRY)}, {ARGEXT_DTYPES(ROW_MIN_ENTRY)}},
     .cols = {{ARGEXT_DTYPES(COLS_MAX_ENTRY)}, {ARGEXT_DTYPES(COLS_MIN_ENTRY)}},
+    .rows = {{ARGEXT_DTYPES(ROWS_MAX_ENTRY)}, {ARGEXT_DTYPES(ROWS_MIN_ENTRY)}},
 };

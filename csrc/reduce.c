@@ -1,13 +1,15 @@
 /*
  * reduce.c - plan and run an arg reduction over strided memory.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "kernels.h"
 #include "reduce.h"
 
-/* Columns per block in the column fold: keys and indices stay in L1. */
-#define COL_BLOCK 1024
+/* Columns per block in the column fold: a 4096-wide row is read whole (one
+   memory stream), while its keys and indices stay in L1/L2. */
+#define COL_BLOCK 4096
 
 typedef struct {
     int64_t n, in, out;
@@ -154,6 +156,7 @@ void argext_reduce(const argext_reduction *r)
     const argext_kernel_table *kt = argext_active_kernels();
     argext_row_kernel row = kt->row[r->op][r->dtype];
     argext_cols_kernel cols = kt->cols[r->op][r->dtype];
+    argext_rows_kernel rows = kt->rows[r->op][r->dtype];
 
     int64_t kn[ARGEXT_MAX_RANK], kin[ARGEXT_MAX_RANK], kout[ARGEXT_MAX_RANK];
     int64_t rn[ARGEXT_MAX_RANK], rstride[ARGEXT_MAX_RANK], rweight[ARGEXT_MAX_RANK];
@@ -168,6 +171,9 @@ void argext_reduce(const argext_reduction *r)
         rweight[j] = red[j].weight;
     }
 
+    /* Row indices that are already the output: contiguous (aligned) int64. */
+    int direct = r->out_dtype == ARGEXT_INT64 && inner.out == (int64_t)sizeof(int64_t) &&
+                 flat0 == 0 && axis->weight == 1;
     int64_t keys[COL_BLOCK]; /* 8-byte slots hold any key type */
     int64_t idx[COL_BLOCK];
     odometer outer, along;
@@ -188,6 +194,17 @@ void argext_reduce(const argext_reduction *r)
                 } while (odo_next(&along, rstride, rweight));
                 for (int64_t j = 0; j < bn; j++)
                     store_index(pout + (j0 + j) * inner.out, r->out_dtype, flat0 + idx[j]);
+            }
+        } else if (nr == 1 && direct && (uintptr_t)pout % sizeof(int64_t) == 0) {
+            rows(pin, inner.n, inner.in, axis->n, axis->stride, r->last, (int64_t *)pout);
+        } else if (nr == 1) {
+            /* One reduced run per row: whole rows in batches, no per-row call. */
+            for (int64_t j0 = 0; j0 < inner.n; j0 += COL_BLOCK) {
+                int64_t bn = inner.n - j0 < COL_BLOCK ? inner.n - j0 : COL_BLOCK;
+                rows(pin + j0 * inner.in, bn, inner.in, axis->n, axis->stride, r->last, idx);
+                for (int64_t j = 0; j < bn; j++)
+                    store_index(pout + (j0 + j) * inner.out, r->out_dtype,
+                                flat0 + idx[j] * axis->weight);
             }
         } else {
             for (int64_t j = 0; j < inner.n; j++) {

@@ -13,3 +13,18 @@ if Path(argext.__file__).resolve().parent == _SOURCE_TREE:
     )
 
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path.home() / ".cache" / "argext-hypothesis"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(params=argext.supported_isas())
+def isa(request):
+    """Runs the test at each kernel ISA level this machine supports, then
+    restores the level that was in use."""
+    previous = argext.get_isa()
+    argext.set_isa(request.param)
+    try:
+        yield request.param
+    finally:
+        argext.set_isa(previous)

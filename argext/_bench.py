@@ -1,0 +1,256 @@
+"""python -m argext bench: argext against NumPy (and ONNX Runtime, PyTorch
+when importable), side by side in one process.
+
+Every case times its contenders alternately, one run each per round, and
+reports each one's median over the rounds, so that drifting machine load
+affects them alike. Inputs are about 64 MiB and hold no extreme value of
+their dtype (NumPy stops at the first one, which would fake its speed).
+A read-bandwidth probe, measured in the same run, puts GB/s in context.
+Times are the calling thread's CPU time (the kernels run in that thread),
+so that waiting for a core on a shared machine is not counted.
+"""
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import argext
+
+MIB = 1 << 20
+SIZE = 64 * MIB
+ALL_DTYPES = ["float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+              "uint8", "uint16", "uint32", "uint64"]
+
+
+def _dtype(name):
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def _data(name, shape, rng):
+    """Random data of dtype `name` in `shape`, without the dtype's extremes."""
+    dt = _dtype(name)
+    if dt.kind == "f" or name == "bfloat16":
+        return rng.standard_normal(shape, dtype=np.float32).astype(dt)
+    info = np.iinfo(dt)
+    lo, hi = max(info.min + 1, -(2**40)), min(info.max - 1, 2**40)
+    return rng.integers(lo, hi, size=shape, endpoint=True, dtype=np.int64).astype(dt)
+
+
+def _rows(name, width):
+    return SIZE // _dtype(name).itemsize // width
+
+
+# case -> (shape for a dtype, axis, select_last_index, default dtypes, description)
+CASES = {
+    "1d": (lambda d: (SIZE // _dtype(d).itemsize,), 0, 0, ALL_DTYPES, "contiguous 1-D"),
+    "last": (lambda d: (_rows(d, 4096), 4096), -1, 0, ALL_DTYPES, "last axis, rows of 4096"),
+    "last_index": (lambda d: (SIZE // _dtype(d).itemsize,), 0, 1, ["float32", "int32"],
+                   "select_last_index=1 (NumPy: flip)"),
+    "axis0": (lambda d: (4096, SIZE // _dtype(d).itemsize // 4096), 0, 0,
+              ["float32", "float16", "int8", "float64"], "axis 0 of a 4096-row matrix"),
+    "channel": (lambda d: (8, 21, 256, 256), 1, 0, ["float32", "float16"],
+                "segmentation channel argmax"),
+    "short_rows": (lambda d: (SIZE // _dtype(d).itemsize // 16, 16), -1, 0, ["float32", "int8"],
+                   "rows of 16 along the last axis"),
+    "hardmax": (lambda d: (_rows(d, 1000), 1000), -1, 0, ["float32"],
+                "Hardmax, rows of 1000 (NumPy: argmax + put_along_axis)"),
+    "small": (lambda d: (2, 3, 4), 0, 0, ["float32"], "per-call cost on a (2, 3, 4) array"),
+}
+
+# Calls per timed run in the "small" case.
+SMALL_CALLS = 2000
+
+
+def _numpy_call(case, x, axis, last):
+    if case == "hardmax":
+        def run():
+            y = np.zeros_like(x)
+            np.put_along_axis(y, np.expand_dims(np.argmax(x, axis=axis), axis), 1, axis=axis)
+            return y
+        return run
+    if last:
+        return lambda: x.shape[axis] - 1 - np.argmax(np.flip(x, axis), axis=axis)
+    return lambda: np.argmax(x, axis=axis)
+
+
+def _argext_call(case, x, axis, last):
+    if case == "hardmax":
+        return lambda: argext.hardmax(x, axis=axis)
+    return lambda: argext.argmax(x, axis=axis, keepdims=0, select_last_index=last)
+
+
+def _onnxruntime_call(case, x, axis, last):
+    try:
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+        from onnx.helper import np_dtype_to_tensor_dtype
+    except ImportError:
+        return None
+    try:
+        elem = np_dtype_to_tensor_dtype(x.dtype)
+        if case == "hardmax":
+            node = helper.make_node("Hardmax", ["x"], ["y"], axis=axis)
+            out = helper.make_tensor_value_info("y", elem, None)
+        else:
+            node = helper.make_node("ArgMax", ["x"], ["y"], axis=axis, keepdims=0,
+                                    select_last_index=last)
+            out = helper.make_tensor_value_info("y", TensorProto.INT64, None)
+        graph = helper.make_graph([node], "bench", [helper.make_tensor_value_info("x", elem, x.shape)],
+                                  [out])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        session.run(None, {"x": x})  # warm up, and reject dtypes this build lacks
+    except Exception:  # an ORT build without this kernel: no column
+        return None
+    return lambda: session.run(None, {"x": x})
+
+
+def _torch_call(case, x, axis, last):
+    if last or case == "hardmax":
+        return None
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    try:
+        t = torch.from_numpy(x)
+        torch.argmax(t, dim=axis)
+    except Exception:  # dtype torch does not take from NumPy
+        return None
+    return lambda: torch.argmax(t, dim=axis)
+
+
+def _time(fn, calls):
+    """Seconds per call in this thread's CPU time: on a machine shared with
+    other jobs, wall time would mostly measure the wait for a core."""
+    t = time.thread_time()
+    for _ in range(calls):
+        fn()
+    return (time.thread_time() - t) / calls
+
+
+def read_bandwidth(repeats):
+    """Single-thread read bandwidth in bytes/s: the faster of two streaming
+    NumPy reductions (integer add and bitwise-or over 64 MiB of uint64), by
+    median over `repeats` runs each."""
+    x = np.random.default_rng(1).integers(0, 2**62, SIZE // 8, dtype=np.uint64)
+    runs = {"add": [], "or": []}
+    for _ in range(repeats):
+        runs["add"].append(_time(lambda: np.add.reduce(x), 1))
+        runs["or"].append(_time(lambda: np.bitwise_or.reduce(x), 1))
+    return x.nbytes / min(statistics.median(t) for t in runs.values())
+
+
+def run_case(case, dtype, repeats, rng):
+    shape_of, axis, last, _, _ = CASES[case]
+    x = _data(dtype, shape_of(dtype), rng)
+    calls = SMALL_CALLS if case == "small" else 1
+    contenders = {"argext": _argext_call(case, x, axis, last),
+                  "numpy": _numpy_call(case, x, axis, last),
+                  "onnxruntime": _onnxruntime_call(case, x, axis, last),
+                  "torch": _torch_call(case, x, axis, last)}
+    contenders = {k: f for k, f in contenders.items() if f is not None}
+    want = np.asarray(contenders["numpy"]())
+    got = np.asarray(contenders["argext"]())
+    if not np.array_equal(got, want):
+        raise AssertionError(f"bench {case} {dtype}: argext disagrees with NumPy")
+    times = {k: [] for k in contenders}
+    for _ in range(repeats):
+        for k, f in contenders.items():
+            times[k].append(_time(f, calls))
+    median = {k: statistics.median(t) for k, t in times.items()}
+    return {
+        "case": case, "dtype": dtype, "shape": list(x.shape), "axis": axis,
+        "select_last_index": last, "bytes": x.nbytes, "calls_per_run": calls,
+        "seconds": median,
+        "gb_per_s": {k: x.nbytes / t / 1e9 for k, t in median.items()},
+        "ratio_to_numpy": {k: median["numpy"] / t for k, t in median.items()},
+    }
+
+
+def machine():
+    info = {"python": platform.python_version(), "numpy": np.__version__,
+            "argext": argext.__version__, "isa": argext.get_isa(),
+            "machine": platform.machine(), "cpu": platform.processor()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    for mod in ("onnxruntime", "torch", "ml_dtypes"):
+        try:
+            info[mod] = __import__(mod).__version__
+        except ImportError:
+            pass
+    return info
+
+
+def _format(row):
+    shape = "x".join(map(str, row["shape"]))
+    cells = [f"{row['case']:<10} {row['dtype']:<8} {shape:>14} {row['axis']:>4}"]
+    for k in ("argext", "numpy", "onnxruntime", "torch"):
+        if k in row["seconds"]:
+            t = row["seconds"][k]
+            if row["calls_per_run"] > 1:
+                cells.append(f"{k} {t * 1e6:8.2f} us/call {row['ratio_to_numpy'][k]:6.2f}x")
+            else:
+                cells.append(f"{k} {t * 1e3:8.2f} ms {row['gb_per_s'][k]:6.1f} GB/s "
+                             f"{row['ratio_to_numpy'][k]:6.2f}x")
+    return "  ".join(cells)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="python -m argext bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--case", action="append", choices=list(CASES),
+                        help="case to run (repeatable; default: all)")
+    parser.add_argument("--dtype", action="append", choices=ALL_DTYPES,
+                        help="dtype to run (repeatable; default: each case's own list)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed rounds per case (>= 5)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    if args.repeats < 5:
+        parser.error("--repeats must be at least 5 (medians of fewer runs are noise)")
+    rng = np.random.default_rng(0)
+    info = machine()
+    print(f"argext {info['argext']} isa={info['isa']}  numpy {info['numpy']}  {info['cpu']}")
+    probe = read_bandwidth(args.repeats)
+    print(f"single-thread read bandwidth probe: {probe / 1e9:.1f} GB/s")
+    print("ratio = NumPy time / contender time (higher is faster); medians of "
+          f"{args.repeats} alternating runs")
+    rows = []
+    for case in args.case or list(CASES):
+        for dtype in args.dtype or CASES[case][3]:
+            if case == "hardmax" and not (dtype.startswith("float") or dtype == "bfloat16"):
+                print(f"{case:<10} {dtype:<8} skipped: Hardmax takes float dtypes only")
+                continue
+            row = run_case(case, dtype, args.repeats, rng)
+            row["fraction_of_probe"] = row["gb_per_s"]["argext"] * 1e9 / probe
+            rows.append(row)
+            print(_format(row), flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "read_bandwidth_gb_per_s": probe / 1e9,
+                       "repeats": args.repeats, "results": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

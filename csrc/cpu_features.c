@@ -1,0 +1,66 @@
+/*
+ * cpu_features.c - which SIMD levels this CPU and its OS run: cpuid for the
+ * instructions, xgetbv for the OS saving the vector registers (YMM for AVX2;
+ * YMM, ZMM and mask registers for AVX-512). Other architectures report the
+ * baseline only (NEON is part of the arm64 baseline).
+ */
+#include "cpu_features.h"
+#include "kernels.h"
+
+#ifdef ARGEXT_X86_64
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static void cpuid(int leaf, int sub, unsigned r[4])
+{
+    int x[4];
+    __cpuidex(x, leaf, sub);
+    for (int i = 0; i < 4; i++)
+        r[i] = (unsigned)x[i];
+}
+static uint64_t xcr0(void) { return _xgetbv(0); }
+#else
+#include <cpuid.h>
+static void cpuid(int leaf, int sub, unsigned r[4])
+{
+    r[0] = r[1] = r[2] = r[3] = 0;
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+}
+static uint64_t xcr0(void)
+{
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+int argext_cpu_has(argext_isa isa)
+{
+    unsigned r[4];
+    if (isa == ARGEXT_ISA_BASELINE)
+        return 1;
+    cpuid(0, 0, r);
+    unsigned max_leaf = r[0];
+    if (max_leaf < 7)
+        return 0;
+    cpuid(1, 0, r);
+    const unsigned osxsave = 1u << 27, avx = 1u << 28;
+    if ((r[2] & (osxsave | avx)) != (osxsave | avx))
+        return 0;
+    uint64_t xcr = xcr0();
+    cpuid(7, 0, r);
+    unsigned ebx = r[1];
+    if (isa == ARGEXT_ISA_AVX2)
+        return (xcr & 0x6) == 0x6 && (ebx & (1u << 5)); /* XMM|YMM state; AVX2 */
+    if (isa == ARGEXT_ISA_AVX512) {
+        /* XMM|YMM|opmask|ZMM_Hi256|Hi16_ZMM; F (16), DQ (17), BW (30), VL (31) */
+        const unsigned need = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);
+        return (xcr & 0xe6) == 0xe6 && (ebx & need) == need && (ebx & (1u << 5));
+    }
+    return 0;
+}
+
+#else
+
+int argext_cpu_has(argext_isa isa) { return isa == ARGEXT_ISA_BASELINE; }
+
+#endif

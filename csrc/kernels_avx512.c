@@ -1,0 +1,193 @@
+/*
+ * kernels_avx512.c - the SIMD template (kernels_simd.h) on 512-bit
+ * AVX-512 F/BW vectors with mask registers. setup.py compiles this file
+ * alone with -mavx512f -mavx512bw -mavx512vl -mavx512dq (gcc/clang; MSVC
+ * needs no flag); dispatch.c runs it only where cpuid and xgetbv report
+ * those extensions and OS support for the ZMM state.
+ */
+#include "kernels.h"
+
+#ifdef ARGEXT_X86_64
+#include <immintrin.h>
+
+typedef __m512i vec;
+#define V_BYTES 64
+/* Comparisons give mask registers: one bit per lane. */
+#define LANE_BITS(w) 1
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define VINLINE static __forceinline
+#else
+#define VINLINE static inline __attribute__((always_inline))
+#endif
+
+VINLINE vec v_load(const char *p) { return _mm512_loadu_si512((const void *)p); }
+VINLINE void v_store(char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
+VINLINE vec v_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }
+VINLINE vec v_and(vec a, vec b) { return _mm512_and_si512(a, b); }
+
+VINLINE vec v_set1(int w, int64_t x)
+{
+    switch (w) {
+    case 1: return _mm512_set1_epi8((char)x);
+    case 2: return _mm512_set1_epi16((short)x);
+    case 4: return _mm512_set1_epi32((int)x);
+    default: return _mm512_set1_epi64(x);
+    }
+}
+
+VINLINE vec v_sub(int w, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_sub_epi8(a, b);
+    case 2: return _mm512_sub_epi16(a, b);
+    case 4: return _mm512_sub_epi32(a, b);
+    default: return _mm512_sub_epi64(a, b);
+    }
+}
+
+VINLINE uint64_t v_gt(int w, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_cmpgt_epi8_mask(a, b);
+    case 2: return _mm512_cmpgt_epi16_mask(a, b);
+    case 4: return _mm512_cmpgt_epi32_mask(a, b);
+    default: return _mm512_cmpgt_epi64_mask(a, b);
+    }
+}
+
+VINLINE uint64_t v_ge(int w, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_cmpge_epi8_mask(a, b);
+    case 2: return _mm512_cmpge_epi16_mask(a, b);
+    case 4: return _mm512_cmpge_epi32_mask(a, b);
+    default: return _mm512_cmpge_epi64_mask(a, b);
+    }
+}
+
+VINLINE uint64_t v_eq(int w, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_cmpeq_epi8_mask(a, b);
+    case 2: return _mm512_cmpeq_epi16_mask(a, b);
+    case 4: return _mm512_cmpeq_epi32_mask(a, b);
+    default: return _mm512_cmpeq_epi64_mask(a, b);
+    }
+}
+
+/* x > y ? b : a, per lane. */
+VINLINE vec v_sel_gt(int w, vec x, vec y, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_mask_mov_epi8(a, _mm512_cmpgt_epi8_mask(x, y), b);
+    case 2: return _mm512_mask_mov_epi16(a, _mm512_cmpgt_epi16_mask(x, y), b);
+    case 4: return _mm512_mask_mov_epi32(a, _mm512_cmpgt_epi32_mask(x, y), b);
+    default: return _mm512_mask_mov_epi64(a, _mm512_cmpgt_epi64_mask(x, y), b);
+    }
+}
+
+/* All ones in the negative lanes. */
+VINLINE vec v_sign(int w, vec v)
+{
+    switch (w) {
+    case 2: return _mm512_srai_epi16(v, 15);
+    case 4: return _mm512_srai_epi32(v, 31);
+    case 8: return _mm512_srai_epi64(v, 63);
+    default: return _mm512_movm_epi8(_mm512_cmplt_epi8_mask(v, _mm512_setzero_si512()));
+    }
+}
+
+VINLINE vec v_max(int w, vec a, vec b)
+{
+    switch (w) {
+    case 1: return _mm512_max_epi8(a, b);
+    case 2: return _mm512_max_epi16(a, b);
+    case 4: return _mm512_max_epi32(a, b);
+    default: return _mm512_max_epi64(a, b);
+    }
+}
+
+/* Comparison results as the kernels' column fold consumes them. */
+typedef uint64_t vmask;
+#define v_gtm v_gt
+#define v_gem v_ge
+
+/* idx[l] = f for every lane l set in `up` (int64 indices, 8 per store). */
+VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
+{
+    const __m512i fv = _mm512_set1_epi64(f);
+    for (int c = 0; c < 8 / w; c++)
+        _mm512_mask_storeu_epi64(idx + 8 * c, (__mmask8)(up >> (8 * c)), fv);
+}
+
+/* rows[l] = r (r < 128) for every lane l set in `up`: one masked byte
+   store per vector, where int64 indices would take up to eight. */
+#define HAS_STORE_ROW 1
+VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
+{
+    switch (w) {
+    case 1: _mm512_mask_storeu_epi8(rows, up, _mm512_set1_epi8((char)r)); break;
+    case 2: _mm256_mask_storeu_epi8(rows, (__mmask32)up, _mm256_set1_epi8((char)r)); break;
+    default: _mm_mask_storeu_epi8(rows, (__mmask16)up, _mm_set1_epi8((char)r)); break;
+    }
+}
+
+/* Rows shorter than a vector: masked loads (the masked-off lanes are not
+   read, so they cannot fault) and a fill for the lanes outside the row. */
+#define HAS_ACTIVE_LOAD 1
+VINLINE vec v_load_active(int w, const char *p, uint64_t active)
+{
+    switch (w) {
+    case 1: return _mm512_maskz_loadu_epi8(active, p);
+    case 2: return _mm512_maskz_loadu_epi16((__mmask32)active, p);
+    case 4: return _mm512_maskz_loadu_epi32((__mmask16)active, p);
+    default: return _mm512_maskz_loadu_epi64((__mmask8)active, p);
+    }
+}
+
+VINLINE vec v_sel_active(int w, uint64_t active, vec a, vec fill)
+{
+    switch (w) {
+    case 1: return _mm512_mask_mov_epi8(fill, active, a);
+    case 2: return _mm512_mask_mov_epi16(fill, (__mmask32)active, a);
+    case 4: return _mm512_mask_mov_epi32(fill, (__mmask16)active, a);
+    default: return _mm512_mask_mov_epi64(fill, (__mmask8)active, a);
+    }
+}
+
+/* The maximum of each aligned group of `bytes` bytes (a power of two),
+   in every lane of the group: the butterfly steps shorter than the group. */
+VINLINE vec v_hmax_within(int w, vec x, int bytes)
+{
+    if (bytes > 32)
+        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0x4e));
+    if (bytes > 16)
+        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0xb1));
+    if (bytes > 8)
+        x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
+    if (w <= 4 && bytes > 4)
+        x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1));
+    if (w <= 2 && bytes > 2)
+        x = v_max(w, x, _mm512_rol_epi32(x, 16));
+    if (w == 1 && bytes > 1)
+        x = v_max(w, x, _mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)));
+    return x;
+}
+
+/* Lane 0, sign-extended. */
+VINLINE int64_t v_lane0(int w, vec v)
+{
+    int64_t x = _mm_cvtsi128_si64(_mm512_castsi512_si128(v));
+    switch (w) {
+    case 1: return (int8_t)x;
+    case 2: return (int16_t)x;
+    case 4: return (int32_t)x;
+    default: return x;
+    }
+}
+
+#define ISA_TABLE argext_kernels_avx512
+#include "kernels_simd.h"
+
+#endif /* ARGEXT_X86_64 */

@@ -1,0 +1,404 @@
+/*
+ * kernels_simd.h - the one SIMD kernel template, included by each x86-64
+ * ISA file (kernels_avx2.c, kernels_avx512.c) after it has defined:
+ *
+ *   vec, V_BYTES            the integer vector type and its size in bytes
+ *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
+ *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max,
+ *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax_within, v_lane0   (see kernels_avx2.c)
+ *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
+ *                                          int64 column indices to update
+ *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
+ *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
+ *   ISA_TABLE               the name of the kernel table to define
+ *
+ * Keys are those of dtypes.h, held as signed lanes of the element's width:
+ * unsigned keys get their sign bit flipped, so one signed comparison orders
+ * every dtype; the kernels' `best` buffers keep the dtypes.h key type.
+ * Layouts not vectorised here (strided rows or columns, rows or column
+ * blocks narrower than one vector) go to the baseline kernels, so results
+ * are those of the baseline bit for bit.
+ */
+#include <string.h>
+
+#include "dtypes.h"
+#include "kernels.h"
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#define ALWAYS_INLINE static __forceinline
+static __forceinline int ctz64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+static __forceinline int msb64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (int)i;
+}
+#else
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define ctz64(x) __builtin_ctzll(x)
+#define msb64(x) (63 - __builtin_clzll(x))
+#endif
+
+/* Vectors per block of a contiguous row: the block's maximum is found
+   first; the block is searched only when it beats the best so far. */
+#define BLOCK_VECS 4
+
+/* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
+#define CHUNK_BLOCKS 64
+
+/* Rows of a column fold updated without testing first (< 128: a row
+   number fits a byte). */
+#define DENSE_ROWS 32
+
+/* Most columns whose dense-row numbers a column fold keeps in bytes. */
+#define ROWBUF_COLS 4096
+
+enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
+
+/* Largest and smallest signed value of a w-byte lane. */
+#define SMAX(w) ((int64_t)((UINT64_C(1) << (8 * (w) - 1)) - 1))
+#define SMIN(w) (-SMAX(w) - 1)
+
+/* The maximum lane, in every lane. */
+#define v_hmax(w, x) v_hmax_within(w, x, V_BYTES)
+
+/* Keys of the lanes of v; see dtypes.h. */
+ALWAYS_INLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
+{
+    if (kind == KIND_FLOAT) {
+        vec m = v_and(v, v_set1(w, SMAX(w)));
+        vec s = v_sign(w, v);
+        vec k = v_sub(w, v_xor(m, s), s);
+        if (op == ARGEXT_OP_MIN)
+            k = v_xor(k, v_set1(w, -1));
+        return v_sel_gt(w, m, v_set1(w, inf), k, v_set1(w, SMAX(w))); /* NaN */
+    }
+    int64_t flip = (op == ARGEXT_OP_MIN ? -1 : 0) ^ (kind == KIND_UNSIGNED ? SMIN(w) : 0);
+    return flip ? v_xor(v, v_set1(w, flip)) : v;
+}
+
+/* A w-byte key of the dtypes.h key type <-> its signed lane value. */
+ALWAYS_INLINE int64_t key_to_lane(const void *key, int w, int kind)
+{
+    uint64_t u = 0;
+    memcpy(&u, key, (size_t)w);
+    if (kind == KIND_UNSIGNED)
+        u ^= UINT64_C(1) << (8 * w - 1);
+    int sh = 64 - 8 * w;
+    return sh ? (int64_t)(u << sh) >> sh : (int64_t)u;
+}
+
+ALWAYS_INLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
+{
+    uint64_t u = (uint64_t)lane;
+    if (kind == KIND_UNSIGNED)
+        u ^= UINT64_C(1) << (8 * w - 1);
+    memcpy(key, &u, (size_t)w);
+}
+
+/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
+ALWAYS_INLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
+{
+    vec a[4];
+    for (int k = 0; k < 4; k++)
+        a[k] = v_keys(v_load(q + k * V_BYTES), w, op, kind, inf);
+    for (int k = 4; k < BLOCK_VECS; k++)
+        a[k % 4] = v_max(w, a[k % 4], v_keys(v_load(q + k * V_BYTES), w, op, kind, inf));
+    return v_max(w, v_max(w, a[0], a[1]), v_max(w, a[2], a[3]));
+}
+
+/* The running best of a row scan, as a signed lane value. */
+typedef struct {
+    int64_t best, bi;
+    vec bestv;
+    int force; /* the first block of a new row always sets the best */
+} row_state;
+
+/*
+ * Folds a block (nv vectors at q, elements from `start`) whose key maximum
+ * is acc into st; returns 1 once nothing can beat the best (first
+ * occurrence of the key maximum: NaN, or the integer extreme).
+ */
+ALWAYS_INLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, vec acc,
+                            int last, int w, int op, int kind, int64_t inf)
+{
+    const int64_t lanes = V_BYTES / w;
+    int64_t m;
+    if (st->force || v_gt(w, acc, st->bestv))
+        m = v_lane0(w, v_hmax(w, acc));
+    else if (last && v_eq(w, acc, st->bestv))
+        m = st->best;
+    else
+        return 0;
+    vec mv = v_set1(w, m);
+    int64_t j = -1;
+    if (last) {
+        for (int64_t k = nv - 1; k >= 0 && j < 0; k--) {
+            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            if (e)
+                j = k * lanes + msb64(e) / LANE_BITS(w);
+        }
+    } else {
+        for (int64_t k = 0; k < nv && j < 0; k++) {
+            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            if (e)
+                j = k * lanes + ctz64(e) / LANE_BITS(w);
+        }
+    }
+    st->bi = start + j;
+    st->best = m;
+    st->bestv = mv;
+    st->force = 0;
+    return !last && m == SMAX(w);
+}
+
+/*
+ * One contiguous row of n >= V_BYTES / w elements.
+ *
+ * Whole blocks go by chunks of up to CHUNK_BLOCKS, without a data-dependent
+ * branch: each lane keeps its maximum and the block where it first (or, for
+ * `last`, last) reached it. At the end of a chunk, the lanes holding the
+ * chunk's maximum name the first (last) block that has it, and only that
+ * block is searched. The remaining whole vectors, then one vector that may
+ * overlap them, go through row_block (re-reading elements already seen
+ * cannot change the result: the strict test rejects them, and for the
+ * non-strict one the backward search meets the current best index before
+ * any earlier equal element).
+ */
+ALWAYS_INLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
+                               int w, int op, int kind, int64_t inf)
+{
+    const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
+    row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
+    const vec none = v_set1(w, -1);
+    int64_t i = 0;
+#define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
+    while (i + block <= n) {
+        const char *q0 = p + i * w;
+        vec maxv = st.bestv, bidx = none;
+        int64_t b = 0;
+        if (st.force) { /* a new row: its first block sets every lane */
+            maxv = block_max(q0, w, op, kind, inf);
+            bidx = v_set1(w, 0);
+            b = 1;
+        }
+        for (; b < CHUNK_BLOCKS && i + (b + 1) * block <= n; b++) {
+            const char *q = q0 + b * block * w;
+            vec acc = block_max(q, w, op, kind, inf), cur = v_set1(w, b);
+            bidx = last ? v_sel_gt(w, maxv, acc, cur, bidx) : v_sel_gt(w, acc, maxv, bidx, cur);
+            maxv = v_max(w, maxv, acc);
+        }
+        int64_t m = v_lane0(w, v_hmax(w, maxv));
+        if (st.force || m > st.best || (last && m == st.best)) {
+            vec mv = v_set1(w, m);
+            /* Lanes below m drop out: first takes the smallest block index
+               (as the largest complement), last the largest. */
+            int64_t found = last ? v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, bidx, none)))
+                                 : ~v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, v_xor(bidx, none),
+                                                                   v_set1(w, SMIN(w)))));
+            if (found >= 0) {
+                const char *q = q0 + found * block * w;
+                st.force = 1; /* the block holds m: find it there */
+                if (row_block(&st, q, i + found * block, BLOCK_VECS, mv, last, w, op, kind, inf))
+                    goto done;
+            }
+        }
+        i += b * block;
+    }
+    if (i + lanes <= n) {
+        const char *q = p + i * w;
+        int64_t nv = (n - i) / lanes;
+        vec acc = KEYS_AT(q, 0);
+        for (int64_t k = 1; k < nv; k++)
+            acc = v_max(w, acc, KEYS_AT(q, k));
+        if (row_block(&st, q, i, nv, acc, last, w, op, kind, inf))
+            goto done;
+        i += nv * lanes;
+    }
+    if (i < n) {
+        const char *q = p + (n - lanes) * w;
+        row_block(&st, q, n - lanes, 1, KEYS_AT(q, 0), last, w, op, kind, inf);
+    }
+#undef KEYS_AT
+done:
+    *bestp = st.best;
+    return st.bi;
+}
+
+#if HAS_ACTIVE_LOAD
+/* A whole contiguous row of 1 <= n < V_BYTES / w elements, in one masked
+   vector whose lanes outside the row hold the lowest key. */
+ALWAYS_INLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int kind,
+                                int64_t inf)
+{
+    const uint64_t active = (UINT64_C(1) << n) - 1;
+    vec k = v_sel_active(w, active, v_keys(v_load_active(w, p, active), w, op, kind, inf),
+                         v_set1(w, SMIN(w)));
+    int group = w;
+    while (group < n * w)
+        group *= 2; /* the lanes past the row hold the lowest key: skip them */
+    uint64_t e = v_eq(w, k, v_hmax_within(w, k, group)) & active;
+    return last ? msb64(e) : ctz64(e);
+}
+#endif
+
+/*
+ * bn >= V_BYTES / w contiguous columns folded over `rows` rows. The first
+ * DENSE_ROWS rows update most columns of random data, so they store without
+ * a (mispredicted) test; later rows store only where a column improves.
+ * The last vector of a row may overlap the one before it (idempotent: a
+ * column updated twice by the same row gets the same key and index).
+ */
+ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
+                             int64_t f0, int last, int init, char *best, int64_t *idx, int w,
+                             int op, int kind, int64_t inf)
+{
+    const int64_t lanes = V_BYTES / w;
+    const vec flip = v_set1(w, kind == KIND_UNSIGNED ? SMIN(w) : 0);
+    /* Rows apart in memory are as many streams as there are rows; fetch
+       each one a row ahead (rows back to back stream by themselves). */
+    const int gaps = rs != bn * w;
+    int64_t r = 0;
+#define COLS_FOR_EACH_VECTOR(BODY)                                                      \
+    for (int64_t j = 0;; j += lanes) {                                                  \
+        int64_t jj = j + lanes <= bn ? j : bn - lanes;                                  \
+        BODY if (jj + lanes >= bn) break;                                               \
+    }
+#define COLS_FOLD_ROW(STORE)                                                            \
+    {                                                                                   \
+        const char *q = p + r * rs;                                                     \
+        int64_t f = f0 + r * fw;                                                        \
+        (void)f;                                                                        \
+        COLS_FOR_EACH_VECTOR({                                                          \
+            if (gaps)                                                                   \
+                _mm_prefetch(q + rs + jj * w, _MM_HINT_T0);                             \
+            vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);                       \
+            vec b = v_xor(v_load(best + jj * w), flip);                                 \
+            if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {             \
+                STORE;                                                                  \
+                v_store(best + jj * w, v_xor(v_max(w, k, b), flip));                    \
+            }                                                                           \
+        })                                                                              \
+    }
+    if (init) {
+        COLS_FOR_EACH_VECTOR({
+            v_store(best + jj * w, v_xor(v_keys(v_load(p + jj * w), w, op, kind, inf), flip));
+        })
+        r = 1;
+    }
+#if HAS_STORE_ROW
+    if (bn <= ROWBUF_COLS) {
+        /* Dense rows note each column's row in a byte; indices are
+           written once after them. */
+        const int64_t dense_rows = rows < DENSE_ROWS ? rows : DENSE_ROWS;
+        int8_t row_of[ROWBUF_COLS];
+        memset(row_of, init ? 0 : -1, (size_t)bn);
+        for (; r < dense_rows; r++)
+            COLS_FOLD_ROW(v_store_row(w, row_of + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b),
+                                      (int)r))
+        for (int64_t j = 0; j < bn; j++)
+            if (row_of[j] >= 0)
+                idx[j] = f0 + row_of[j] * fw;
+        init = 0;
+    }
+#endif
+    if (init)
+        for (int64_t j = 0; j < bn; j++)
+            idx[j] = f0;
+    for (; r < rows; r++)
+        COLS_FOLD_ROW(v_store_index(w, idx + jj, last ? v_gem(w, k, b) : v_gtm(w, k, b), f))
+#undef COLS_FOLD_ROW
+#undef COLS_FOR_EACH_VECTOR
+}
+
+/* Per dtype and operator: the three kernel shapes, with the baseline ones
+   for what is not vectorised. */
+#define SIMD_KIND(ENUM, KT)                                                    \
+    (ARGEXT_##ENUM <= ARGEXT_FLOAT64 ? KIND_FLOAT                                \
+     : ((KT)-1 > 0)                  ? KIND_UNSIGNED                             \
+                                     : KIND_SIGNED)
+
+/* Rows shorter than a vector: masked vectors where the ISA has them. */
+#if HAS_ACTIVE_LOAD
+#define SHORT_ROWS(ENUM, OP)                                                              \
+    if (s == w && n < V_BYTES / w) {                                                      \
+        for (int64_t k = 0; k < count; k++)                                               \
+            idx[k] = row_short(p + k * ps, n, last, w, OP, kind, float_inf[ARGEXT_##ENUM]); \
+        return;                                                                           \
+    }
+#else
+#define SHORT_ROWS(ENUM, OP)
+#endif
+
+static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
+    [ARGEXT_FLOAT16] = ARGEXT_FLOAT16_INF,
+    [ARGEXT_BFLOAT16] = ARGEXT_BFLOAT16_INF,
+    [ARGEXT_FLOAT32] = ARGEXT_FLOAT32_INF,
+    [ARGEXT_FLOAT64] = (int64_t)ARGEXT_FLOAT64_INF,
+};
+
+#define DEFINE_SIMD_OP(ENUM, NAME, KT, OP, op)                                                \
+    static int64_t row_##op##_##NAME(const char *p, int64_t n, int64_t s, int last, int init, \
+                                     void *bestp)                                             \
+    {                                                                                         \
+        const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
+        if (s != w || n < V_BYTES / w)                                                        \
+            return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
+        int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
+        int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM]); \
+        lane_to_key(best, bestp, w, kind);                                                    \
+        return bi;                                                                            \
+    }                                                                                         \
+    static void cols_##op##_##NAME(const char *p, int64_t rows, int64_t rs, int64_t fw,       \
+                                   int64_t bn, int64_t cs, int64_t f0, int last, int init,    \
+                                   void *best, int64_t *idx)                                  \
+    {                                                                                         \
+        const int w = (int)sizeof(KT);                                                        \
+        if (cs != w || bn < V_BYTES / w) {                                                    \
+            argext_kernels_baseline.cols[OP][ARGEXT_##ENUM](p, rows, rs, fw, bn, cs, f0, last, \
+                                                            init, best, idx);                 \
+            return;                                                                           \
+        }                                                                                     \
+        cols_simd(p, rows, rs, fw, bn, f0, last, init, (char *)best, idx, w, OP,              \
+                  SIMD_KIND(ENUM, KT), float_inf[ARGEXT_##ENUM]);                             \
+    }                                                                                         \
+    static void rows_##op##_##NAME(const char *p, int64_t count, int64_t ps, int64_t n,       \
+                                   int64_t s, int last, int64_t *idx)                         \
+    {                                                                                         \
+        const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
+        SHORT_ROWS(ENUM, OP)                                                                  \
+        if (s != w || n < V_BYTES / w) {                                                      \
+            argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
+            return;                                                                           \
+        }                                                                                     \
+        for (int64_t k = 0; k < count; k++) {                                                 \
+            int64_t best;                                                                     \
+            idx[k] = row_simd(p + k * ps, n, last, 1, &best, w, OP, kind,                     \
+                              float_inf[ARGEXT_##ENUM]);                                      \
+        }                                                                                     \
+    }
+
+#define DEFINE_SIMD_DTYPE(ENUM, NAME, ET, KT, KMAX)       \
+    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_MAX, max)    \
+    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_MIN, min)
+ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
+
+#define SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, SHAPE, op) [ARGEXT_##ENUM] = SHAPE##_##op##_##NAME,
+#define ROW_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, row, max)
+#define ROW_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, row, min)
+#define COLS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, cols, max)
+#define COLS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, cols, min)
+#define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, rows, max)
+#define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, rows, min)
+
+const argext_kernel_table ISA_TABLE = {
+    .row = {{ARGEXT_DTYPES(ROW_MAX)}, {ARGEXT_DTYPES(ROW_MIN)}},
+    .cols = {{ARGEXT_DTYPES(COLS_MAX)}, {ARGEXT_DTYPES(COLS_MIN)}},
+    .rows = {{ARGEXT_DTYPES(ROWS_MAX)}, {ARGEXT_DTYPES(ROWS_MIN)}},
+};

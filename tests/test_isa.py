@@ -1,0 +1,197 @@
+"""The kernels at every ISA level the machine runs, against the NumPy
+references, on inputs that reach every kernel path: contiguous rows shorter
+than a vector, around vector and block sizes (with the overlapping last
+vector), column folds narrower and wider than a vector and than a column
+block, short rows in batches, reductions split into pieces, NaN and +-0 at
+block boundaries, ties across blocks, and integer extremes (early exit)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import argext
+from reference import ALL_DTYPES, BFLOAT16, arg_reference, hardmax_reference, is_float
+from reference import multi_axis_reference
+
+# Around 1, 2, 4, 8, 16, 32 and 64 lanes, a 1024-element block, and beyond.
+LENGTHS = [1, 2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257,
+           511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 5000]
+
+FUNCS = {"max": argext.argmax, "min": argext.argmin}
+
+
+def _dtype_id(dt):
+    return dt.name
+
+
+def sample(rng, dtype, shape, spread=50):
+    """Small-range values (many ties) without the dtype's extremes; floats
+    get NaN, -0.0, +0.0 and infinities sprinkled in."""
+    x = rng.integers(-spread, spread + 1, size=shape).astype(np.float64)
+    if dtype.kind == "u":
+        x = np.abs(x)
+    if is_float(dtype):
+        u = rng.random(shape)
+        x[u < 0.002] = np.nan
+        x[(u >= 0.002) & (u < 0.01)] = -0.0
+        x[(u >= 0.01) & (u < 0.012)] = np.inf
+        x[(u >= 0.012) & (u < 0.014)] = -np.inf
+    return x.astype(dtype)
+
+
+def check_all(x, axis):
+    for op, fn in FUNCS.items():
+        for last in (0, 1):
+            got = fn(x, axis=axis, keepdims=0, select_last_index=last)
+            want = arg_reference(x, axis=axis, keepdims=0, select_last_index=last, op=op)
+            assert np.array_equal(got, want), (op, last, x.dtype, x.shape, axis)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_contiguous_rows(isa, dtype):
+    rng = np.random.default_rng(1)
+    for n in LENGTHS:
+        check_all(sample(rng, dtype, (n,)), 0)
+        check_all(sample(rng, dtype, (n,), spread=3), 0)  # ties in every block
+        check_all(np.zeros(n, dtype), 0)                  # one value: first 0, last n-1
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_best_at_every_position(isa, dtype):
+    """A single winner (then two tied winners) moved across blocks and the
+    overlapping last vector."""
+    n = 1100
+    base = np.zeros(n, dtype)
+    for pos in [0, 1, 15, 16, 63, 64, 511, 512, 1023, 1024, 1035, 1036, 1099]:
+        for value in (5, 0) if dtype.kind != "u" else (5,):
+            x = base.copy()
+            if value == 0:
+                x[:] = 3
+                x[pos] = 0 if dtype.kind != "u" else 1
+            else:
+                x[pos] = value
+            check_all(x, 0)
+            x[(pos * 7 + 300) % n] = x[pos]
+            check_all(x, 0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_long_rows(isa, dtype):
+    """Rows over many branch-free chunks (16384 int8 elements each at
+    AVX-512): winners and ties at chunk and block edges."""
+    rng = np.random.default_rng(8)
+    n = 70001
+    for spots in ([0], [16383], [16384], [8191, 8192], [300, 40000], [32767, 65536, 70000]):
+        x = sample(rng, dtype, (n,), spread=20)
+        x = np.where(np.isnan(comparable(x)), np.zeros(1, dtype), x)
+        x[np.array(spots)] = 30
+        check_all(x, 0)
+    check_all(sample(rng, dtype, (3, n), spread=3), 1)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if is_float(d)], ids=_dtype_id)
+def test_nan_and_signed_zero_at_block_edges(isa, dtype):
+    rng = np.random.default_rng(2)
+    n = 3000
+    for positions in ([0], [1023], [1024], [2999], [1023, 1024], [5, 2048, 2990], [2047, 2048]):
+        x = sample(rng, dtype, (n,), spread=2).astype(dtype)
+        x = np.where(np.isnan(comparable(x)), np.zeros(1, dtype), x)
+        x[np.array(positions)] = np.nan
+        check_all(x, 0)
+    zeros = np.zeros(n, dtype)
+    zeros[rng.random(n) < 0.5] = -0.0
+    check_all(zeros, 0)
+    check_all(-zeros, 0)
+
+
+def comparable(x):
+    return x.astype(np.float32) if x.dtype == BFLOAT16 else x
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if d.kind in "iu"], ids=_dtype_id)
+def test_integer_extremes(isa, dtype):
+    """The type's extremes stop a first-occurrence scan early; the last one
+    must still be found with select_last_index."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(3)
+    for n in (70, 1030, 4100):
+        for spots in ([0], [n - 1], [3, n // 2], [n // 2, n // 2 + 1, n - 2]):
+            x = sample(rng, dtype, (n,))
+            x[np.array(spots)] = info.max
+            x[np.array(spots[::-1]) // 2 + 1] = info.min
+            check_all(x, 0)
+    check_all(np.full(2000, info.max, dtype), 0)
+    check_all(np.full(2000, info.min, dtype), 0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_column_mode(isa, dtype):
+    rng = np.random.default_rng(4)
+    for rows in (1, 2, 7, 40, 100):
+        for cols in (1, 3, 15, 16, 17, 33, 64, 65, 100, 1023, 1024, 1030, 2100):
+            check_all(sample(rng, dtype, (rows, cols), spread=4), 0)
+    x = sample(rng, dtype, (6, 9, 130))
+    check_all(x, 1)
+    check_all(x[:, :, ::2], 1)  # strided columns
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_short_rows(isa, dtype):
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70):
+        x = sample(rng, dtype, (1500, n), spread=3)
+        check_all(x, 1)
+        check_all(x[::-2], 1)          # rows far apart, negative stride
+        check_all(x[:, ::-1], 1)       # reversed elements: strided rows
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_reductions_in_pieces(isa, dtype):
+    """Several reduced axes that do not coalesce: the kernels fold pieces into
+    a running best (row mode and column mode)."""
+    rng = np.random.default_rng(6)
+    for shape, axes in (((5, 7, 300), [0, 2]), ((4, 5, 6, 130), [0, 2]), ((3, 70, 4, 20), [1, 3])):
+        x = sample(rng, dtype, shape, spread=3)
+        for op, fn in (("max", argext.reduce_argmax), ("min", argext.reduce_argmin)):
+            for direction in ("increasing", "decreasing"):
+                got = fn(x, axes, axis_direction=direction)
+                want = multi_axis_reference(x, axes, last=direction == "decreasing", op=op)
+                assert np.array_equal(got, want), (op, direction, shape, axes)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if is_float(d)], ids=_dtype_id)
+def test_hardmax_rows(isa, dtype):
+    rng = np.random.default_rng(7)
+    for shape in ((50, 1000), (300, 16), (3, 4, 70)):
+        x = sample(rng, dtype, shape, spread=5)
+        assert np.array_equal(argext.hardmax(x, axis=-1),
+                              hardmax_reference(x, -1, coerce_2d=False), equal_nan=True)
+
+
+def _run(code, isa_env):
+    env = dict(os.environ, ARGEXT_ISA=isa_env)
+    return subprocess.run([sys.executable, "-I", "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_set_isa_rejects_unknown_and_restores():
+    with pytest.raises(ValueError):
+        argext.set_isa("sse9")
+    assert argext.supported_isas()[0] == "baseline"
+
+
+def test_env_override_in_subprocess():
+    best = argext.supported_isas()[-1]
+    for name in argext.supported_isas():
+        assert _run("import argext; print(argext.get_isa())", name) == name
+    # Unknown values are ignored: the best level runs.
+    assert _run("import argext; print(argext.get_isa())", "no-such-isa") == best
+
+
+def test_main_reports_level():
+    name = argext.supported_isas()[0]
+    out = _run("import sys, argext.__main__ as m; sys.exit(m.main([]))", name)
+    assert f"kernel ISA in use: {name}" in out
