@@ -65,6 +65,9 @@ cdef extern from "argext.h" nogil:
                                        const int64_t *axes, int naxes, argext_direction direction)
     argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
                                  int64_t axis, int version)
+    argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
+                                            const argext_tensor *output, int64_t axis,
+                                            int version)
 
     int argext_isa_supported(argext_isa isa)
     argext_isa argext_isa_best()

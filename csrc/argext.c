@@ -317,8 +317,8 @@ static int hardmax_dtype(argext_dtype dt, int version)
            (dt == ARGEXT_BFLOAT16 && version >= 13);
 }
 
-argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
-                             int64_t axis, int version)
+static argext_status hardmax(const argext_tensor *input, const argext_tensor *output,
+                             int64_t axis, int version, int output_is_zero)
 {
     checked c, oc;
     unsigned char reduced[ARGEXT_MAX_RANK] = {0};
@@ -364,7 +364,8 @@ argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *ou
     size_t itemsize = dtype_sizes[input->dtype];
     unsigned char one[8];
     one_of(input->dtype, one);
-    zero_fill((char *)output->data, output->rank, output->shape, oc.strides, itemsize);
+    if (!output_is_zero)
+        zero_fill((char *)output->data, output->rank, output->shape, oc.strides, itemsize);
 
     /* A row's output dimensions, innermost first, merged where one flat index
        step is one stride step: version 13 and contiguous coerced rows map an
@@ -412,4 +413,16 @@ argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *ou
     }
     free(idx);
     return ARGEXT_OK;
+}
+
+argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
+                             int64_t axis, int version)
+{
+    return hardmax(input, output, axis, version, 0);
+}
+
+argext_status argext_hardmax_onto_zeros(const argext_tensor *input, const argext_tensor *output,
+                                        int64_t axis, int version)
+{
+    return hardmax(input, output, axis, version, 1);
 }

@@ -14,7 +14,8 @@
  * (on distinct outputs). The only global state is the ISA choice: set it with
  * argext_set_isa once, before calls run concurrently; each call reads it once.
  *
- * Allocation: argext_hardmax allocates one int64 index per output row
+ * Allocation: argext_hardmax and argext_hardmax_onto_zeros allocate one int64
+ * index per output row
  * (malloc, freed before it returns); nothing else allocates.
  */
 #ifndef ARGEXT_H
@@ -171,6 +172,15 @@ ARGEXT_API argext_status argext_reduce_argmin(const argext_tensor *data,
  */
 ARGEXT_API argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
                                         int64_t axis, int version);
+
+/*
+ * argext_hardmax for an output whose elements are all zero already (say, a
+ * calloc'd buffer, whose pages the OS zeroed): writes only the ones, skipping
+ * the zero fill. Same checks and statuses as argext_hardmax.
+ */
+ARGEXT_API argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
+                                                   const argext_tensor *output, int64_t axis,
+                                                   int version);
 
 /* Instruction-set levels. */
 ARGEXT_API int argext_isa_supported(argext_isa isa);     /* 1 if this CPU and build run it */

@@ -60,6 +60,8 @@ typedef struct argext_capi {
     argext_isa (*get_isa)(void);
     argext_status (*set_isa)(argext_isa isa);
     const char *(*isa_name)(argext_isa isa);
+    argext_status (*hardmax_onto_zeros)(const argext_tensor *input, const argext_tensor *output,
+                                        int64_t axis, int version);
 } argext_capi;
 
 #ifdef ARGEXT_CAPI_PROVIDER
@@ -69,6 +71,7 @@ static const argext_capi argext_capi_provided = {
     argext_version, argext_status_string, argext_dtype_size,
     argext_argmax, argext_argmin, argext_reduce_argmax, argext_reduce_argmin, argext_hardmax,
     argext_isa_supported, argext_isa_best, argext_get_isa, argext_set_isa, argext_isa_name,
+    argext_hardmax_onto_zeros,
 };
 #else
 
@@ -96,6 +99,7 @@ static const argext_capi *argext_capi_table = NULL;
 #define argext_get_isa (*argext_capi_table->get_isa)
 #define argext_set_isa (*argext_capi_table->set_isa)
 #define argext_isa_name (*argext_capi_table->isa_name)
+#define argext_hardmax_onto_zeros (*argext_capi_table->hardmax_onto_zeros)
 
 #ifndef ARGEXT_NO_IMPORT
 /* Imports argext and takes its table. Returns 0, or -1 with a Python

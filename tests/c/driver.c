@@ -328,6 +328,7 @@ typedef struct {
     int naxes;
     int64_t axes[MAXR];
     int version;         /* hardmax */
+    int onto_zeros;      /* hardmax: argext_hardmax_onto_zeros on a zeroed output */
     int out_dtype;
     int out_mutation;    /* 0 none, 1 grow a dimension, 2 drop the last dimension, 3 add one */
     int negative_dim;    /* -1, or the dimension given as -1 in the descriptor */
@@ -503,7 +504,16 @@ static void run_request(const request *q)
     case OP_REDUCE_MIN:
         st = argext_reduce_argmin(&tin, &tout, q->axes, q->naxes, (argext_direction)q->last);
         break;
-    default: st = argext_hardmax(&tin, &tout, q->axis, q->version); break;
+    default:
+        if (q->onto_zeros && ok && count_of(out.rank, out.shape) > 0) {
+            int64_t z[MAXR] = {0};
+            do
+                memset(out.data + offset_of(out.rank, out.strides, z), 0, SIZES[q->dtype]);
+            while (next_index(out.rank, out.shape, z));
+        }
+        st = q->onto_zeros ? argext_hardmax_onto_zeros(&tin, &tout, q->axis, q->version)
+                           : argext_hardmax(&tin, &tout, q->axis, q->version);
+        break;
     }
 
     CHECK((st == ARGEXT_OK) == ok, "status %d (%s), expected %s", st, argext_status_string(st),
@@ -595,6 +605,7 @@ static void random_request(request *q, int op, int dtype, int rank, int64_t max_
     q->version = versions[rnd() % 3];
     if (op == OP_HARDMAX && q->version == 1 && q->axis < 0)
         q->axis += rank;
+    q->onto_zeros = op == OP_HARDMAX && rnd() % 2;
     /* A random non-empty subset of the axes, in random order, some negative. */
     int perm[MAXR];
     for (int d = 0; d < rank; d++)
