@@ -91,6 +91,15 @@ static argext_status check_tensor(const argext_tensor *t, checked *c)
     return ARGEXT_OK;
 }
 
+/* The input of every entry point: a valid descriptor of rank >= 1. */
+static argext_status check_input(const argext_tensor *t, checked *c)
+{
+    argext_status st = check_tensor(t, c);
+    if (st == ARGEXT_OK && t->rank < 1)
+        st = ARGEXT_ERR_RANK;
+    return st;
+}
+
 static int normalize_axis(int64_t *axis, int rank)
 {
     if (*axis < -rank || *axis >= rank)
@@ -144,11 +153,9 @@ static argext_status onnx_arg(int op, const argext_tensor *data, const argext_te
 {
     checked c, oc;
     unsigned char reduced[ARGEXT_MAX_RANK] = {0};
-    argext_status st = check_tensor(data, &c);
+    argext_status st = check_input(data, &c);
     if (st != ARGEXT_OK)
         return st;
-    if (data->rank < 1)
-        return ARGEXT_ERR_RANK;
     if (!normalize_axis(&axis, data->rank))
         return ARGEXT_ERR_AXIS;
     if ((keepdims != 0 && keepdims != 1) || (select_last_index != 0 && select_last_index != 1))
@@ -194,11 +201,9 @@ static argext_status multi_axis_arg(int op, const argext_tensor *data, const arg
 {
     checked c, oc;
     unsigned char reduced[ARGEXT_MAX_RANK] = {0};
-    argext_status st = check_tensor(data, &c);
+    argext_status st = check_input(data, &c);
     if (st != ARGEXT_OK)
         return st;
-    if (data->rank < 1)
-        return ARGEXT_ERR_RANK;
     if (!axes)
         return ARGEXT_ERR_NULL;
     if (naxes < 1 || naxes > data->rank)
@@ -322,11 +327,9 @@ static argext_status hardmax(const argext_tensor *input, const argext_tensor *ou
 {
     checked c, oc;
     unsigned char reduced[ARGEXT_MAX_RANK] = {0};
-    argext_status st = check_tensor(input, &c);
+    argext_status st = check_input(input, &c);
     if (st != ARGEXT_OK)
         return st;
-    if (input->rank < 1)
-        return ARGEXT_ERR_RANK;
     if (version != 1 && version != 11 && version != 13)
         return ARGEXT_ERR_ATTRIBUTE;
     if (!hardmax_dtype(input->dtype, version))

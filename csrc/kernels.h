@@ -42,6 +42,13 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
 typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int64_t n,
                                    int64_t s, int last, int64_t *idx);
 
+/* Vector helpers of the per-ISA files: always inlined into the kernels. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define VINLINE static __forceinline
+#else
+#define VINLINE static inline __attribute__((always_inline))
+#endif
+
 enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1 };
 
 typedef struct argext_kernel_table {

@@ -15,12 +15,6 @@ typedef __m256i vec;
 /* movemask_epi8: one mask bit per byte, so w bits per w-byte lane. */
 #define LANE_BITS(w) (w)
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#define VINLINE static __forceinline
-#else
-#define VINLINE static inline __attribute__((always_inline))
-#endif
-
 VINLINE vec v_load(const char *p) { return _mm256_loadu_si256((const __m256i *)p); }
 VINLINE void v_store(char *p, vec v) { _mm256_storeu_si256((__m256i *)p, v); }
 VINLINE vec v_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }

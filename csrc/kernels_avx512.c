@@ -15,12 +15,6 @@ typedef __m512i vec;
 /* Comparisons give mask registers: one bit per lane. */
 #define LANE_BITS(w) 1
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#define VINLINE static __forceinline
-#else
-#define VINLINE static inline __attribute__((always_inline))
-#endif
-
 VINLINE vec v_load(const char *p) { return _mm512_loadu_si512((const void *)p); }
 VINLINE void v_store(char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
 VINLINE vec v_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }

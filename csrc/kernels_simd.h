@@ -26,21 +26,19 @@
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
-#define ALWAYS_INLINE static __forceinline
-static __forceinline int ctz64(uint64_t x)
+VINLINE int ctz64(uint64_t x)
 {
     unsigned long i;
     _BitScanForward64(&i, x);
     return (int)i;
 }
-static __forceinline int msb64(uint64_t x)
+VINLINE int msb64(uint64_t x)
 {
     unsigned long i;
     _BitScanReverse64(&i, x);
     return (int)i;
 }
 #else
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
 #define ctz64(x) __builtin_ctzll(x)
 #define msb64(x) (63 - __builtin_clzll(x))
 #endif
@@ -69,7 +67,7 @@ enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 #define v_hmax(w, x) v_hmax_within(w, x, V_BYTES)
 
 /* Keys of the lanes of v; see dtypes.h. */
-ALWAYS_INLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
+VINLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
 {
     if (kind == KIND_FLOAT) {
         vec m = v_and(v, v_set1(w, SMAX(w)));
@@ -84,7 +82,7 @@ ALWAYS_INLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
 }
 
 /* A w-byte key of the dtypes.h key type <-> its signed lane value. */
-ALWAYS_INLINE int64_t key_to_lane(const void *key, int w, int kind)
+VINLINE int64_t key_to_lane(const void *key, int w, int kind)
 {
     uint64_t u = 0;
     memcpy(&u, key, (size_t)w);
@@ -94,7 +92,7 @@ ALWAYS_INLINE int64_t key_to_lane(const void *key, int w, int kind)
     return sh ? (int64_t)(u << sh) >> sh : (int64_t)u;
 }
 
-ALWAYS_INLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
+VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
 {
     uint64_t u = (uint64_t)lane;
     if (kind == KIND_UNSIGNED)
@@ -103,7 +101,7 @@ ALWAYS_INLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
 }
 
 /* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
-ALWAYS_INLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
+VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
 {
     vec a[4];
     for (int k = 0; k < 4; k++)
@@ -125,7 +123,7 @@ typedef struct {
  * is acc into st; returns 1 once nothing can beat the best (first
  * occurrence of the key maximum: NaN, or the integer extreme).
  */
-ALWAYS_INLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, vec acc,
+VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, vec acc,
                             int last, int w, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / w;
@@ -171,7 +169,7 @@ ALWAYS_INLINE int row_block(row_state *st, const char *q, int64_t start, int64_t
  * non-strict one the backward search meets the current best index before
  * any earlier equal element).
  */
-ALWAYS_INLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
+VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
                                int w, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
@@ -234,7 +232,7 @@ done:
 #if HAS_ACTIVE_LOAD
 /* A whole contiguous row of 1 <= n < V_BYTES / w elements, in one masked
    vector whose lanes outside the row hold the lowest key. */
-ALWAYS_INLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int kind,
+VINLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int kind,
                                 int64_t inf)
 {
     const uint64_t active = (UINT64_C(1) << n) - 1;
@@ -255,7 +253,7 @@ ALWAYS_INLINE int64_t row_short(const char *p, int64_t n, int last, int w, int o
  * The last vector of a row may overlap the one before it (idempotent: a
  * column updated twice by the same row gets the same key and index).
  */
-ALWAYS_INLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
+VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
                              int64_t f0, int last, int init, char *best, int64_t *idx, int w,
                              int op, int kind, int64_t inf)
 {
