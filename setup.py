@@ -69,7 +69,11 @@ extension = Extension(
     sources=["argext/_core.pyx"] + CSRC,
     include_dirs=["csrc", numpy.get_include()],
     depends=HEADERS,  # a changed header rebuilds the C files
-    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    define_macros=[
+        ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+        # The oldest NumPy argext runs on (pyproject: numpy>=1.23.5), whatever NumPy 2.x builds it.
+        ("NPY_TARGET_VERSION", "NPY_1_23_API_VERSION"),
+    ],
 )
 
 setup(
