@@ -81,7 +81,11 @@ cdef _Version _version(str op_type, object opset):
 
 
 cdef object _integer(object context, str name, object value, bint allow_bool):
-    if isinstance(value, bool) and not allow_bool:
+    # bool and np.bool_ are flags: 0/1 attributes take them, axes and opsets do
+    # not. Decided here, because NumPy 1.x gives np.bool_ an __index__ and 2.x not.
+    if isinstance(value, (bool, np.bool_)):
+        if allow_bool:
+            return int(value)
         raise SpecTypeError(f"{context}: {name} must be an integer, got {value!r}")
     try:
         return operator.index(value)
@@ -139,13 +143,14 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
     cdef cnp.ndarray arr
     if type(data) is np.ndarray:
         arr = <cnp.ndarray>data
-    elif data is None:  # np.asarray would make it an object array: say what was passed
-        raise TypeError(f"{context}: {what} must be a numeric array, got None")
     else:
         try:
             arr = np.asarray(data)
         except (ValueError, TypeError) as e:
             raise TypeError(f"{context}: {what} must be a numeric array, got {type(data).__name__} ({e})") from e
+        # None, and on NumPy 1.x ragged lists, become object arrays: name what was passed.
+        if arr.dtype.kind == "O":
+            raise TypeError(f"{context}: {what} must be a numeric array, got {type(data).__name__} {data!r:.80}")
     cdef cnp.dtype dt = arr.dtype
     code[0] = _dtype_code(dt)
     if code[0] < 0 or not (allowed >> code[0]) & 1:

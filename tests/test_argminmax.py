@@ -63,6 +63,9 @@ def test_keepdims_accepts_bool():
     x = np.arange(6.0).reshape(2, 3)
     assert argext.argmax(x, axis=1, keepdims=True).shape == (2, 1)
     assert argext.argmin(x, axis=1, keepdims=False).shape == (2,)
+    # NumPy's own booleans too, on NumPy 1.x and 2.x alike
+    assert argext.argmax(x, axis=1, keepdims=np.bool_(False)).shape == (2,)
+    assert argext.argmax(x, axis=1, select_last_index=np.bool_(True)).tolist() == [[2], [2]]
 
 
 def test_default_attributes_are_axis0_keepdims1_first():

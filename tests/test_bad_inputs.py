@@ -62,7 +62,6 @@ BAD_DTYPE_INPUTS = {
     "timedelta64": np.array([[1, 2]], "timedelta64[s]"),
     "structured": np.zeros((2, 3), [("a", "<i4"), ("b", "<f4")]),
     "longdouble": np.ones((2, 3), np.longdouble),
-    "datetime objects": [[datetime.date(2026, 1, 1), datetime.date(2026, 1, 2)]],
 }
 if ml_dtypes is not None:  # ml_dtypes' other narrow types are outside every operator's spec
     BAD_DTYPE_INPUTS.update({t: np.zeros((2, 3), getattr(ml_dtypes, t))
@@ -123,6 +122,14 @@ def test_ragged_list(name, ragged):
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
+def test_list_of_python_objects(name):
+    """Array-like but not numeric: NumPy makes it an object array."""
+    fn, op = FUNCTIONS[name]
+    dates = [[datetime.date(2026, 1, 1), datetime.date(2026, 1, 2)]]
+    expect(TypeError, lambda: fn(dates), op, "list", "datetime.date")
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
 def test_plain_lists_are_accepted(name):
     data = [[1.0, 5.0, 2.0], [7.0, 0.0, 7.0]]
     fn = FUNCTIONS[name][0]
@@ -132,7 +139,7 @@ def test_plain_lists_are_accepted(name):
 # ------------------------------------------------------------------ axis
 
 @pytest.mark.parametrize("name", ONNX_ARG + ["hardmax"])
-@pytest.mark.parametrize("axis", [1.5, "1", True, False, b"1", [1], np.float64(1.0), 1j])
+@pytest.mark.parametrize("axis", [1.5, "1", True, False, np.bool_(True), b"1", [1], np.float64(1.0), 1j])
 def test_axis_of_the_wrong_type(name, axis):
     fn, op = FUNCTIONS[name]
     expect(SpecTypeError, lambda: fn(X, axis=axis), op, "axis", repr(axis))
@@ -177,7 +184,7 @@ def test_attribute_out_of_range(name, kwargs, version, mention):
 
 @pytest.mark.parametrize("name", ONNX_ARG)
 @pytest.mark.parametrize("attribute", ["keepdims", "select_last_index"])
-@pytest.mark.parametrize("value", [1.0, "1", None, np.bool_(True), [1]])
+@pytest.mark.parametrize("value", [1.0, "1", None, [1]])
 def test_attribute_of_the_wrong_type(name, attribute, value):
     fn, op = FUNCTIONS[name]
     expect(SpecTypeError, lambda: fn(X, **{attribute: value}), op, attribute, repr(value))
