@@ -2,7 +2,8 @@
 the C library from csrc/ (CMake build, install, pkg-config, examples/classify.c), the
 capsule argext._C_API from a C extension (examples/capsule_module.c), and `cimport
 argext.capi` from Cython (examples/cython_module.pyx). Also: argext.h is strict C99 (and
-C++), and bad descriptors get error statuses through ctypes, never a crash or a write."""
+C++), and bad descriptors get error statuses through ctypes, never a crash or a write,
+in a table and in a bounded hypothesis fuzz of random, mostly broken, descriptors."""
 
 import ctypes
 import importlib.util
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import argext
 from reference import arg_reference, multi_axis_reference
@@ -465,3 +468,89 @@ def test_readme_cython_snippet(cc, tmp_path):
     rowmax = build_extension(cc, tmp_path / "rowmax.c", tmp_path, "rowmax")
     x = sample("float32", (6, 10), np.random.default_rng(63))
     assert rowmax.row_argmax(x) == np.argmax(x, axis=1).tolist()
+
+
+# Hypothesis fuzzing of the C entry points' descriptor validation: random requests, most
+# of them broken in one way, through ctypes. The status must say OK exactly when an
+# independent rule says the request is valid; then the result must equal NumPy's, and
+# otherwise the output must be untouched. A crash fails the whole run.
+FAULTS = ["none"] * 4 + ["negative dim", "overflowing dims", "bad dtype", "rank past the limit",
+                         "negative rank", "output dtype", "output shape", "NULL data",
+                         "NULL output", "NULL shape"]
+FUZZ_DTYPES = {FLOAT32: np.float32, INT8: np.int8, INT64: np.int64}
+
+
+@st.composite
+def fuzz_requests(draw):
+    rank = draw(st.integers(0, 4))
+    return dict(
+        op=draw(st.sampled_from(["argext_argmax", "argext_argmin"])),
+        dtype=draw(st.sampled_from(sorted(FUZZ_DTYPES))),
+        shape=draw(st.lists(st.integers(0, 5), min_size=rank, max_size=rank)),
+        steps=draw(st.lists(st.sampled_from([1, 2, -1, -2]), min_size=rank, max_size=rank)),
+        axis=draw(st.integers(-5, 5)),
+        keepdims=draw(st.sampled_from([0, 1, 1, 2, -1])),
+        last=draw(st.sampled_from([0, 0, 1, 3])),
+        fault=draw(st.sampled_from(FAULTS)),
+        seed=draw(st.integers(0, 2**32 - 1)),
+    )
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(q=fuzz_requests())
+def test_fuzz_argmax_descriptors(lib, q):
+    rank, fault = len(q["shape"]), q["fault"]
+    rng = np.random.default_rng(q["seed"])
+    base_shape = [(n - 1) * abs(s) + 1 if n else 0 for n, s in zip(q["shape"], q["steps"])]
+    base = rng.integers(-3, 4, size=base_shape).astype(FUZZ_DTYPES[q["dtype"]])
+    x = base[tuple(slice(None, None, s) for s in q["steps"])] if rank else base
+    shape, strides = list(x.shape), list(x.strides)
+    axis, keepdims, last = q["axis"], q["keepdims"], q["last"]
+    valid_axis = -rank <= axis < rank
+    if valid_axis:
+        a = axis % rank
+        out_shape = shape[:a] + [1] * (keepdims == 1) + shape[a + 1:]
+    else:
+        out_shape = [1]
+    out = np.full(max(int(np.prod(out_shape)), 1) + 4, SENTINEL, np.int64)
+
+    dtype, out_dtype, in_rank, out_rank = q["dtype"], INT64, rank, len(out_shape)
+    data_ptr, shape_arg = x.ctypes.data, shape
+    if fault == "negative dim" and rank:
+        shape_arg = shape[:-1] + [-1]
+    elif fault == "overflowing dims":
+        shape_arg, strides, in_rank = [2**62, 2**62], [8, 8], 2
+    elif fault == "bad dtype":
+        dtype = q["seed"] % 2 * 99 - 1  # -1 or 98
+    elif fault == "rank past the limit":
+        shape_arg, strides, in_rank = [1] * (MAX_RANK + 1), [8] * (MAX_RANK + 1), MAX_RANK + 1
+    elif fault == "negative rank":
+        in_rank = -1
+    elif fault == "output dtype":
+        out_dtype = INT32
+    elif fault == "output shape":
+        out_shape = out_shape + [1]
+        out_rank = len(out_shape)
+    elif fault == "NULL data":
+        data_ptr = None
+    data = Tensor(data_ptr, dtype, in_rank, int64s(shape_arg), int64s(strides))
+    if fault == "NULL shape" and rank:
+        data.shape = None
+    output = Tensor(out.ctypes.data, out_dtype, out_rank, int64s(out_shape), None)
+    st_ = getattr(lib, q["op"])(None if fault == "NULL output" else ctypes.byref(data),
+                                ctypes.byref(output), axis, keepdims, last)
+
+    structurally_ok = (fault == "none" or (fault == "NULL data" and x.size == 0)
+                       or (fault == "negative dim" and rank == 0)
+                       or (fault == "NULL shape" and rank == 0))
+    valid = (structurally_ok and rank >= 1 and valid_axis and keepdims in (0, 1)
+             and last in (0, 1) and shape[axis % rank] > 0)
+    assert (st_ == OK) == valid, (q, lib.argext_status_string(st_))
+    if valid:
+        op = "max" if q["op"] == "argext_argmax" else "min"
+        want = arg_reference(x, axis, keepdims, last, op).ravel()
+        assert out[:want.size].tolist() == want.tolist()
+        assert (out[want.size:] == SENTINEL).all()
+    else:
+        assert (out == SENTINEL).all(), "a refused call wrote into the output"
