@@ -137,6 +137,30 @@ def test_threads_with_their_own_out_arrays(fast_switching):
 PROGRESS = 20  # counter steps during one call
 
 
+def counter_steps_during(call):
+    """(steps a second Python thread counts while call() runs, call's result)."""
+    count = 0
+    stop = False
+
+    def counter():
+        nonlocal count
+        while not stop:
+            count += 1
+            time.sleep(0)  # gives the GIL back at once, so the main thread never waits for it
+
+    th = threading.Thread(target=counter)
+    th.start()
+    try:
+        while count == 0:
+            time.sleep(0.001)
+        before = count
+        result = call()
+        return count - before, result
+    finally:
+        stop = True
+        th.join()
+
+
 @pytest.fixture
 def no_forced_switches():
     interval = sys.getswitchinterval()
@@ -158,30 +182,12 @@ def test_gil_is_released_during_the_kernel(name, no_forced_switches):
         "reduce_argmax": lambda: argext.reduce_argmax(data2d, [0, 1], axis_direction="decreasing"),
         "reduce_argmin": lambda: argext.reduce_argmin(data2d.T, [1]),
     }[name]
-    count = 0
-    stop = False
-
-    def counter():
-        nonlocal count
-        while not stop:
-            count += 1
-            time.sleep(0)  # gives the GIL back at once, so the main thread never waits for it
-
-    th = threading.Thread(target=counter)
-    th.start()
-    try:
-        while count == 0:
-            time.sleep(0.001)
-        progress = []
-        for _ in range(8):
-            before = count
-            result = call()
-            progress.append(count - before)
-            if progress[-1] >= PROGRESS:
-                break
-    finally:
-        stop = True
-        th.join()
+    progress, result = [], None
+    for _ in range(8):
+        steps, result = counter_steps_during(call)
+        progress.append(steps)
+        if steps >= PROGRESS:
+            break
     assert max(progress) >= PROGRESS, progress
     # and the call that overlapped computed the right thing
     expected = {
@@ -198,26 +204,7 @@ def test_gil_counter_does_not_move_without_release(no_forced_switches):
     object array compares Python objects, so it must hold it) lets the counter
     make no progress, so the test above measures the GIL and not the clock."""
     data = np.array([str(i) for i in range(200_000)], dtype=object)
-    count = 0
-    stop = False
-
-    def counter():
-        nonlocal count
-        while not stop:
-            count += 1
-            time.sleep(0)
-
-    th = threading.Thread(target=counter)
-    th.start()
-    try:
-        while count == 0:
-            time.sleep(0.001)
-        before = count
-        np.sort(data)
-        progress = count - before
-    finally:
-        stop = True
-        th.join()
+    progress, _ = counter_steps_during(lambda: np.sort(data))
     assert progress < PROGRESS, progress
 
 
