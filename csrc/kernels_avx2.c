@@ -70,6 +70,17 @@ VINLINE vec v_sel_gt(int w, vec x, vec y, vec a, vec b)
     return _mm256_blendv_epi8(a, b, v_cmpgt(w, x, y));
 }
 
+/* Float lanes (w = 4: float32, 8: float64), compared as floats: the larger
+   (is_min: the smaller). A lane holding NaN gives either operand. */
+VINLINE vec v_fext(int w, int is_min, vec a, vec b)
+{
+    if (w == 4)
+        return _mm256_castps_si256(is_min ? _mm256_min_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))
+                                   : _mm256_max_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+    return _mm256_castpd_si256(is_min ? _mm256_min_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b))
+                               : _mm256_max_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {

@@ -92,6 +92,17 @@ VINLINE vec v_sign(int w, vec v)
     }
 }
 
+/* Float lanes (w = 4: float32, 8: float64), compared as floats: the larger
+   (is_min: the smaller). A lane holding NaN gives either operand. */
+VINLINE vec v_fext(int w, int is_min, vec a, vec b)
+{
+    if (w == 4)
+        return _mm512_castps_si512(is_min ? _mm512_min_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))
+                                   : _mm512_max_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+    return _mm512_castpd_si512(is_min ? _mm512_min_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b))
+                               : _mm512_max_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {

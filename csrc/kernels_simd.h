@@ -100,10 +100,24 @@ VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
     memcpy(key, &u, (size_t)w);
 }
 
-/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
-VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
+/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight).
+   With native (float32/float64, denormals not treated as zero) the block's
+   extreme is taken by float compares and keyed once: the key is monotone, so
+   that is the largest key, except that a lane which saw a NaN (magnitude
+   above infinity) takes the top key, as every NaN key is. */
+VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int native)
 {
     vec a[4];
+    if (native) {
+        const vec mag = v_set1(w, SMAX(w));
+        vec x = v_load(q), ext = x, mags = v_and(x, mag);
+        for (int k = 1; k < BLOCK_VECS; k++) {
+            x = v_load(q + k * V_BYTES);
+            ext = v_fext(w, op == ARGEXT_OP_MIN, ext, x);
+            mags = v_max(w, mags, v_and(x, mag));
+        }
+        return v_sel_gt(w, mags, v_set1(w, inf), v_keys(ext, w, op, kind, inf), mag);
+    }
     for (int k = 0; k < 4; k++)
         a[k] = v_keys(v_load(q + k * V_BYTES), w, op, kind, inf);
     for (int k = 4; k < BLOCK_VECS; k++)
@@ -175,6 +189,8 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
     const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
     row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
     const vec none = v_set1(w, -1);
+    /* Under DAZ (MXCSR bit 6) float compares would read denormals as zero. */
+    const int native = kind == KIND_FLOAT && w >= 4 && !(_mm_getcsr() & 0x40);
     int64_t i = 0;
 #define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
     while (i + block <= n) {
@@ -182,13 +198,13 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
         vec maxv = st.bestv, bidx = none;
         int64_t b = 0;
         if (st.force) { /* a new row: its first block sets every lane */
-            maxv = block_max(q0, w, op, kind, inf);
+            maxv = block_max(q0, w, op, kind, inf, native);
             bidx = v_set1(w, 0);
             b = 1;
         }
         for (; b < CHUNK_BLOCKS && i + (b + 1) * block <= n; b++) {
             const char *q = q0 + b * block * w;
-            vec acc = block_max(q, w, op, kind, inf), cur = v_set1(w, b);
+            vec acc = block_max(q, w, op, kind, inf, native), cur = v_set1(w, b);
             bidx = last ? v_sel_gt(w, maxv, acc, cur, bidx) : v_sel_gt(w, acc, maxv, bidx, cur);
             maxv = v_max(w, maxv, acc);
         }

@@ -22,6 +22,11 @@
 
 #include "argext.h"
 
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#endif
+
 #define MAXR ARGEXT_MAX_RANK
 #define SENTINEL 0xA5
 
@@ -855,6 +860,46 @@ static void test_bad_descriptors(void)
         CHECK(argext_status_string((argext_status)s) != NULL, "status_string(%d)", s);
 }
 
+#ifdef HAVE_MXCSR
+/* With denormals-are-zero set (as some libraries leave the MXCSR), a float
+   compare would read denormals as 0: the kernels must still tell the smallest
+   denormal from zero. Rows long enough for the blocked scans; the expected
+   index is known by construction, since a reference reading floats would be
+   flushed as well. */
+static void test_denormals_under_daz(void)
+{
+    enum { N = 2000, AT = 1337 };
+    static float f32[N];
+    static double f64[N];
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040); /* DAZ and FTZ */
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        for (int i = 0; i < N; i++) {
+            f32[i] = 0.0f;
+            f64[i] = 0.0;
+        }
+        const uint32_t d32 = sign > 0 ? 1u : 0x80000001u; /* +-smallest denormal */
+        const uint64_t d64 = sign > 0 ? 1u : UINT64_C(0x8000000000000001);
+        memcpy(&f32[AT], &d32, sizeof d32);
+        memcpy(&f64[AT], &d64, sizeof d64);
+        const int64_t shape[1] = {N};
+        int64_t got;
+        argext_tensor out = {&got, ARGEXT_INT64, 0, NULL, NULL};
+        argext_tensor in32 = {f32, ARGEXT_FLOAT32, 1, shape, NULL};
+        argext_tensor in64 = {f64, ARGEXT_FLOAT64, 1, shape, NULL};
+        const argext_tensor *ins[2] = {&in32, &in64};
+        for (int t = 0; t < 2; t++) {
+            snprintf(where, sizeof where, "DAZ %s denormal, dtype %s, isa %s", sign > 0 ? "+" : "-",
+                     t ? "float64" : "float32", argext_isa_name(argext_get_isa()));
+            argext_status st = sign > 0 ? argext_argmax(ins[t], &out, 0, 0, 0)
+                                        : argext_argmin(ins[t], &out, 0, 0, 0);
+            CHECK(st == ARGEXT_OK && got == AT, "status %d, index %" PRId64 ", expected %d", st, got, AT);
+        }
+    }
+    _mm_setcsr(csr);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 20000;
@@ -874,6 +919,9 @@ int main(int argc, char **argv)
         CHECK(argext_set_isa((argext_isa)isa) == ARGEXT_OK && argext_get_isa() == (argext_isa)isa,
               "cannot select ISA %d", isa);
         test_entry_points(iterations >= 5000 ? 12 : 3);
+#ifdef HAVE_MXCSR
+        test_denormals_under_daz();
+#endif
         fuzz(iterations);
     }
     printf("driver: %ld passed, %ld failed (seed %" PRIu64 ", %ld fuzz iterations per ISA)\n", n_pass,
