@@ -183,14 +183,21 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
  * non-strict one the backward search meets the current best index before
  * any earlier equal element).
  */
+/* Whether rows of n elements take their float blocks natively (block_max):
+   float32/float64 rows long enough for a block, with denormals not read as
+   zero (DAZ, MXCSR bit 6). Asked once per kernel call: reading MXCSR is slow. */
+VINLINE int native_blocks(int w, int kind, int64_t n)
+{
+    return kind == KIND_FLOAT && w >= 4 && n >= (V_BYTES / w) * BLOCK_VECS &&
+           !(_mm_getcsr() & 0x40);
+}
+
 VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
-                               int w, int op, int kind, int64_t inf)
+                               int w, int op, int kind, int64_t inf, int native)
 {
     const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
     row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
     const vec none = v_set1(w, -1);
-    /* Under DAZ (MXCSR bit 6) float compares would read denormals as zero. */
-    const int native = kind == KIND_FLOAT && w >= 4 && !(_mm_getcsr() & 0x40);
     int64_t i = 0;
 #define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
     while (i + block <= n) {
@@ -365,7 +372,8 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
         if (s != w || n < V_BYTES / w)                                                        \
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
-        int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM]); \
+        int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
+                              native_blocks(w, kind, n));                                     \
         lane_to_key(best, bestp, w, kind);                                                    \
         return bi;                                                                            \
     }                                                                                         \
@@ -391,10 +399,11 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \
+        const int native = native_blocks(w, kind, n);                                         \
         for (int64_t k = 0; k < count; k++) {                                                 \
             int64_t best;                                                                     \
             idx[k] = row_simd(p + k * ps, n, last, 1, &best, w, OP, kind,                     \
-                              float_inf[ARGEXT_##ENUM]);                                      \
+                              float_inf[ARGEXT_##ENUM], native);                              \
         }                                                                                     \
     }
 
