@@ -31,6 +31,7 @@ ISA_FLAGS = {
     "kernels_avx2.c": ["-mavx2"],
     "kernels_avx512.c": ["-mavx2", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"],
 }
+THREAD_SYMBOLS = ["argext_get_num_threads", "argext_set_num_threads", "argext_version"]
 X86_64 = platform.machine().lower() in ("x86_64", "amd64", "x64")
 
 
@@ -39,9 +40,12 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
-        flags = ["/O2"] if msvc else ["-O3"]
+        flags = ["/O2"] if msvc else ["-O3", "-pthread"]
+        # threadpoolctl finds argext's pool by these symbols of the extension module.
+        links = [f"/EXPORT:{name}" for name in THREAD_SYMBOLS] if msvc else ["-pthread"]
         for ext in self.extensions:
             ext.extra_compile_args = flags + ext.extra_compile_args
+            ext.extra_link_args = links + ext.extra_link_args
         if X86_64 and not msvc:
             compile_one = self.compiler._compile
 

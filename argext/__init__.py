@@ -11,11 +11,13 @@ try:
         argmax,
         argmin,
         get_isa,
+        get_num_threads,
         hardmax,
         reduce_argmax,
         reduce_argmin,
         schema,
         set_isa,
+        set_num_threads,
         supported_isas,
         version,
     )
@@ -27,6 +29,10 @@ except ImportError as e:  # pragma: no cover - depends on how Python was started
     ) from e
 
 __version__ = version()
+
+from argext import _threadpoolctl
+
+_threadpoolctl.install()
 
 
 def get_include():
@@ -42,11 +48,13 @@ __all__ = [
     "argmin",
     "get_include",
     "get_isa",
+    "get_num_threads",
     "hardmax",
     "reduce_argmax",
     "reduce_argmin",
     "schema",
     "set_isa",
+    "set_num_threads",
     "supported_isas",
     "__version__",
 ]

@@ -45,6 +45,11 @@ cdef extern from "argext.h" nogil:
         ARGEXT_FIRST
         ARGEXT_LAST
 
+    int ARGEXT_MAX_THREADS
+    ctypedef void (*argext_task)(void *context, int64_t task) noexcept nogil
+    ctypedef void (*argext_parallel_for)(void *host, int64_t ntasks, argext_task task,
+                                         void *context) noexcept nogil
+
     ctypedef enum argext_isa:
         ARGEXT_ISA_BASELINE
         ARGEXT_ISA_AVX2
@@ -68,6 +73,10 @@ cdef extern from "argext.h" nogil:
     argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
                                             const argext_tensor *output, int64_t axis,
                                             int version)
+
+    int argext_get_num_threads()
+    argext_status argext_set_num_threads(int n)
+    void argext_set_parallel_for(argext_parallel_for parallel_for, void *host)
 
     int argext_isa_supported(argext_isa isa)
     argext_isa argext_isa_best()

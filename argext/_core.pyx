@@ -446,6 +446,24 @@ def set_isa(name):
                          f"{', '.join(supported_isas())})")
 
 
+def get_num_threads():
+    """Threads a large call may use (the calling thread included)."""
+    return argext_get_num_threads()
+
+
+def set_num_threads(n):
+    """Sets the threads a large call may use: an int in [1, 1024], or None for
+    the default (ARGEXT_NUM_THREADS, else the CPUs this process may use)."""
+    if n is None:
+        argext_set_num_threads(0)
+        return
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"set_num_threads: n must be an int or None, got {n!r}")
+    if not 1 <= n <= ARGEXT_MAX_THREADS:
+        raise ValueError(f"set_num_threads: n must be in [1, {ARGEXT_MAX_THREADS}], got {n}")
+    argext_set_num_threads(n)
+
+
 def schema(op_type, opset=None):
     """The version of `op_type` in force at `opset` (None: the newest).
 

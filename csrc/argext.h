@@ -11,8 +11,9 @@
  * argext_status.
  *
  * Threads: every function may be called from any number of threads at once
- * (on distinct outputs). The only global state is the ISA choice: set it with
- * argext_set_isa once, before calls run concurrently; each call reads it once.
+ * (on distinct outputs). The global settings are the ISA choice
+ * (argext_set_isa), the thread count and the parallel-for hook; each call
+ * reads them once.
  *
  * Allocation: argext_hardmax and argext_hardmax_onto_zeros allocate one int64
  * index per output row
@@ -181,6 +182,45 @@ ARGEXT_API argext_status argext_hardmax(const argext_tensor *input, const argext
 ARGEXT_API argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
                                                    const argext_tensor *output, int64_t axis,
                                                    int version);
+
+/*
+ * Threads. The engine splits a call with about 2 MiB of input or more into
+ * parts (rows, columns, or pieces of one long row, merged exactly), at most
+ * one per thread, and runs them on a persistent pool of worker threads that
+ * starts on first need; smaller calls run on the calling thread alone.
+ * Results are bit-identical whatever the number of threads.
+ *
+ * The default number is the CPUs this process may use (the affinity mask and,
+ * on Linux, the cgroup CPU quota), or the environment variable
+ * ARGEXT_NUM_THREADS (a positive integer), read once on first use.
+ */
+#define ARGEXT_MAX_THREADS 1024
+
+/* Threads a large call may use (the calling thread included). */
+ARGEXT_API int argext_get_num_threads(void);
+
+/* n in [1, ARGEXT_MAX_THREADS], or 0 for the default; else ARGEXT_ERR_ATTRIBUTE.
+   Calls already running keep the number they started with. */
+ARGEXT_API argext_status argext_set_num_threads(int n);
+
+/* One part of a call's work. */
+typedef void (*argext_task)(void *context, int64_t task);
+
+/*
+ * An embedding application's parallel-for: calls task(context, i) exactly
+ * once for each i in [0, ntasks), on any of its threads (the calling one
+ * included), and returns when all have returned. It may be called from
+ * several threads at once, and from within its own tasks' threads.
+ */
+typedef void (*argext_parallel_for)(void *host, int64_t ntasks, argext_task task, void *context);
+
+/*
+ * Runs argext's parts on the host's parallel_for (host is passed back to it)
+ * instead of argext's own pool, which then starts no thread; NULL restores the
+ * pool. argext_set_num_threads still sets how many parts a call is split into:
+ * set it to the host pool's width. Set it before calls run concurrently.
+ */
+ARGEXT_API void argext_set_parallel_for(argext_parallel_for parallel_for, void *host);
 
 /* Instruction-set levels. */
 ARGEXT_API int argext_isa_supported(argext_isa isa);     /* 1 if this CPU and build run it */

@@ -1,0 +1,37 @@
+/*
+ * threads.h - the engine's parallel-for (threads.c): a persistent pool of
+ * worker threads, or the embedding application's own parallel-for when it
+ * installed one with argext_set_parallel_for.
+ */
+#ifndef ARGEXT_THREADS_H
+#define ARGEXT_THREADS_H
+
+#include <stdint.h>
+
+#include "argext.h"
+
+/* Bytes of input below which a part of the work is not worth a thread's
+   wake-up (tens of microseconds on a loaded machine). */
+#define ARGEXT_MIN_PART_BYTES ((int64_t)1 << 20)
+
+/*
+ * How many parts to split `bytes` of work into: 1 (the calling thread
+ * alone, without touching any shared state) below two parts' worth, else at
+ * most argext_get_num_threads().
+ */
+int argext_parts_for(int64_t bytes);
+
+/* Sets the part size (default ARGEXT_MIN_PART_BYTES); the C test driver
+   lowers it, before any call runs, to split small inputs. */
+void argext_set_min_part_bytes(int64_t bytes);
+
+/*
+ * Calls task(context, i) once for every i in [0, ntasks) (ntasks >= 1), on
+ * the calling thread and the pool's (or the host's) threads, and returns
+ * when all have returned. A call that finds the pool busy (another thread's
+ * call, or a task that calls back into argext) runs its tasks on its own
+ * thread.
+ */
+void argext_run_parallel(int64_t ntasks, argext_task task, void *context);
+
+#endif /* ARGEXT_THREADS_H */
