@@ -8,6 +8,7 @@
 #include "dtypes.h"
 #include "kernels.h"
 #include "reduce.h"
+#include "threads.h"
 
 #define SIZE_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = sizeof(ET),
 static const size_t dtype_sizes[ARGEXT_DTYPE_COUNT] = {ARGEXT_DTYPES(SIZE_ENTRY)};
@@ -243,18 +244,26 @@ argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tenso
     return multi_axis_arg(ARGEXT_OP_MIN, data, output, axes, naxes, direction);
 }
 
-/* Sets every element of a non-empty strided tensor to +0.0, all bits zero in
-   every float dtype. Dimensions are sorted by stride and merged, so that each
-   contiguous run (the whole tensor, when it is contiguous in any order) takes
-   one memset. */
-static void zero_fill(char *p, int rank, const int64_t *shape, const int64_t *strides,
+/* A strided tensor's elements as runs: dimensions sorted by stride and
+   merged, so that each contiguous run (the whole tensor, when it is
+   contiguous in any order) is one memset; zero strides only revisit the same
+   elements and are dropped. The last dimension is the run. */
+typedef struct {
+    char *p;
+    int m;
+    int64_t n[ARGEXT_MAX_RANK], s[ARGEXT_MAX_RANK];
+    size_t itemsize;
+    int64_t count; /* elements, runs included */
+} runs;
+
+static void make_runs(runs *z, char *p, int rank, const int64_t *shape, const int64_t *strides,
                       size_t itemsize)
 {
     int64_t n[ARGEXT_MAX_RANK], s[ARGEXT_MAX_RANK];
     int nd = 0;
     for (int d = 0; d < rank; d++) {
         int64_t sd = strides[d];
-        if (shape[d] == 1 || sd == 0) /* a zero stride only revisits the same elements */
+        if (shape[d] == 1 || sd == 0)
             continue;
         if (sd < 0) {
             p += (shape[d] - 1) * sd;
@@ -270,34 +279,118 @@ static void zero_fill(char *p, int rank, const int64_t *shape, const int64_t *st
     }
     int m = 0;
     for (int j = 0; j < nd; j++) {
-        if (m > 0 && s[m - 1] == s[j] * n[j]) { /* contiguous with the one outside it */
-            n[m - 1] *= n[j];
-            s[m - 1] = s[j];
+        if (m > 0 && z->s[m - 1] == s[j] * n[j]) { /* contiguous with the one outside it */
+            z->n[m - 1] *= n[j];
+            z->s[m - 1] = s[j];
         } else {
-            n[m] = n[j];
-            s[m++] = s[j];
+            z->n[m] = n[j];
+            z->s[m++] = s[j];
         }
     }
-    int64_t run_n = m > 0 ? n[m - 1] : 1, run_s = m > 0 ? s[m - 1] : (int64_t)itemsize;
-    int64_t idx[ARGEXT_MAX_RANK] = {0}, off = 0;
-    for (;;) {
-        if (run_s == (int64_t)itemsize) {
-            memset(p + off, 0, (size_t)run_n * itemsize);
+    if (m == 0) { /* one element */
+        z->n[0] = 1;
+        z->s[m++] = (int64_t)itemsize;
+    }
+    z->p = p;
+    z->m = m;
+    z->itemsize = itemsize;
+    z->count = 1;
+    for (int j = 0; j < m; j++)
+        z->count *= z->n[j];
+}
+
+/* Sets elements [e0, e1) (in the runs' order) to +0.0, all bits zero in
+   every float dtype. */
+static void zero_range(const runs *z, int64_t e0, int64_t e1)
+{
+    const int m = z->m;
+    const int64_t run_n = z->n[m - 1], run_s = z->s[m - 1];
+    int64_t idx[ARGEXT_MAX_RANK], off = 0, r = e0 / run_n;
+    for (int d = m - 2; d >= 0; d--) {
+        idx[d] = r % z->n[d];
+        r /= z->n[d];
+        off += idx[d] * z->s[d];
+    }
+    for (int64_t e = e0; e < e1;) {
+        int64_t j0 = e % run_n, len = run_n - j0 < e1 - e ? run_n - j0 : e1 - e;
+        char *q = z->p + off + j0 * run_s;
+        if (run_s == (int64_t)z->itemsize) {
+            memset(q, 0, (size_t)len * z->itemsize);
         } else {
-            for (int64_t j = 0; j < run_n; j++)
-                memset(p + off + j * run_s, 0, itemsize);
+            for (int64_t j = 0; j < len; j++)
+                memset(q + j * run_s, 0, z->itemsize);
         }
-        int d = m - 2;
-        for (; d >= 0; d--) {
-            if (++idx[d] < n[d]) {
-                off += s[d];
+        e += len;
+        for (int d = m - 2; d >= 0; d--) {
+            if (++idx[d] < z->n[d]) {
+                off += z->s[d];
                 break;
             }
             idx[d] = 0;
-            off -= (n[d] - 1) * s[d];
+            off -= (z->n[d] - 1) * z->s[d];
         }
-        if (d < 0)
-            return;
+    }
+}
+
+/* Part t of `parts` equal parts of [0, n). */
+static int64_t part_start(int64_t n, int64_t parts, int64_t t)
+{
+    return n / parts * t + (t < n % parts ? t : n % parts);
+}
+
+typedef struct {
+    const runs *z;
+    int64_t parts;
+} zero_split;
+
+static void zero_task(void *context, int64_t t)
+{
+    const zero_split *zs = (const zero_split *)context;
+    zero_range(zs->z, part_start(zs->z->count, zs->parts, t),
+               part_start(zs->z->count, zs->parts, t + 1));
+}
+
+/* Hardmax's ones: row k's 1 goes at out + base(k) + offset of idx[k], where
+   base walks the kept output dimensions in C order (the order of idx) and
+   the offset decomposes the row's flat index over its dimensions. */
+typedef struct {
+    char *out;
+    const int64_t *idx;
+    int64_t rows, parts;
+    int nr, nk;
+    int64_t rn[ARGEXT_MAX_RANK], rs[ARGEXT_MAX_RANK]; /* row dims, innermost first */
+    int64_t kn[ARGEXT_MAX_RANK], ks[ARGEXT_MAX_RANK]; /* kept dims, C order */
+    unsigned char one[8];
+    size_t itemsize;
+} ones_split;
+
+static void ones_task(void *context, int64_t t)
+{
+    const ones_split *o = (const ones_split *)context;
+    int64_t k0 = part_start(o->rows, o->parts, t), k1 = part_start(o->rows, o->parts, t + 1);
+    int64_t pos[ARGEXT_MAX_RANK], base = 0, r = k0;
+    for (int j = o->nk - 1; j >= 0; j--) {
+        pos[j] = r % o->kn[j];
+        r /= o->kn[j];
+        base += pos[j] * o->ks[j];
+    }
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t f = o->idx[k], off = base;
+        for (int j = 0; j < o->nr - 1; j++) {
+            off += (f % o->rn[j]) * o->rs[j];
+            f /= o->rn[j];
+        }
+        if (o->nr > 0)
+            off += f * o->rs[o->nr - 1];
+        memcpy(o->out + off, o->one, o->itemsize);
+        for (int j = o->nk - 1; j >= 0; j--) {
+            if (++pos[j] < o->kn[j]) {
+                base += o->ks[j];
+                break;
+            }
+            pos[j] = 0;
+            base -= (o->kn[j] - 1) * o->ks[j];
+        }
     }
 }
 
@@ -364,56 +457,47 @@ static argext_status hardmax(const argext_tensor *input, const argext_tensor *ou
     ic.count = rows;
     run(input, &c, reduced, &idx_t, &ic, 1, ARGEXT_OP_MAX, 0);
 
+    /* Zero fill (unless the output is zero already), then the ones; each
+       split over threads when the output is large. */
     size_t itemsize = dtype_sizes[input->dtype];
-    unsigned char one[8];
-    one_of(input->dtype, one);
-    if (!output_is_zero)
-        zero_fill((char *)output->data, output->rank, output->shape, oc.strides, itemsize);
+    int parts = argext_parts_for(c.count * (int64_t)itemsize);
+    if (!output_is_zero) {
+        runs z;
+        make_runs(&z, (char *)output->data, output->rank, output->shape, oc.strides, itemsize);
+        zero_split zs = {&z, parts};
+        argext_run_parallel(parts, zero_task, &zs);
+    }
 
     /* A row's output dimensions, innermost first, merged where one flat index
        step is one stride step: version 13 and contiguous coerced rows map an
        index to its offset with a single multiply. */
-    int64_t rn[ARGEXT_MAX_RANK], rs[ARGEXT_MAX_RANK];
-    int nr = 0;
+    ones_split o;
+    o.out = (char *)output->data;
+    o.idx = idx;
+    o.rows = rows;
+    o.parts = parts < rows ? parts : rows;
+    o.itemsize = itemsize;
+    one_of(input->dtype, o.one);
+    o.nr = 0;
     for (int d = input->rank - 1; d >= 0; d--) {
         if (!reduced[d] || input->shape[d] == 1)
             continue;
-        if (nr > 0 && oc.strides[d] == rs[nr - 1] * rn[nr - 1]) {
-            rn[nr - 1] *= input->shape[d];
+        if (o.nr > 0 && oc.strides[d] == o.rs[o.nr - 1] * o.rn[o.nr - 1]) {
+            o.rn[o.nr - 1] *= input->shape[d];
         } else {
-            rn[nr] = input->shape[d];
-            rs[nr++] = oc.strides[d];
+            o.rn[o.nr] = input->shape[d];
+            o.rs[o.nr++] = oc.strides[d];
         }
     }
     /* Kept output dimensions in C order, the order of idx. */
-    int64_t kn[ARGEXT_MAX_RANK], ks[ARGEXT_MAX_RANK], pos[ARGEXT_MAX_RANK] = {0};
-    int nk = 0;
+    o.nk = 0;
     for (int d = 0; d < input->rank; d++) {
         if (reduced[d] || input->shape[d] == 1)
             continue;
-        kn[nk] = input->shape[d];
-        ks[nk++] = oc.strides[d];
+        o.kn[o.nk] = input->shape[d];
+        o.ks[o.nk++] = oc.strides[d];
     }
-    char *out = (char *)output->data;
-    int64_t base = 0;
-    for (int64_t k = 0; k < rows; k++) {
-        int64_t f = idx[k], off = base;
-        for (int j = 0; j < nr - 1; j++) {
-            off += (f % rn[j]) * rs[j];
-            f /= rn[j];
-        }
-        if (nr > 0)
-            off += f * rs[nr - 1];
-        memcpy(out + off, one, itemsize);
-        for (int j = nk - 1; j >= 0; j--) {
-            if (++pos[j] < kn[j]) {
-                base += ks[j];
-                break;
-            }
-            pos[j] = 0;
-            base -= (kn[j] - 1) * ks[j];
-        }
-    }
+    argext_run_parallel(o.parts, ones_task, &o);
     free(idx);
     return ARGEXT_OK;
 }
