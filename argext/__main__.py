@@ -82,6 +82,7 @@ def main(argv):
         return _bench.main(argv[1:])
     print(f"argext {argext.__version__} (numpy {np.__version__})")
     print(f"kernel ISA in use: {argext.get_isa()} (supported here: {', '.join(argext.supported_isas())})")
+    print(f"threads: {argext.get_num_threads()}")
     print()
     print(support_matrix())
     print()

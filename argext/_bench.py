@@ -6,8 +6,8 @@ reports each one's median over the rounds, so that drifting machine load
 affects them alike. Inputs are about 64 MiB and hold no extreme value of
 their dtype (NumPy stops at the first one, which would fake its speed).
 A read-bandwidth probe, measured in the same run, puts GB/s in context.
-Times are the calling thread's CPU time (the kernels run in that thread),
-so that waiting for a core on a shared machine is not counted.
+Times are wall-clock (time.perf_counter): with --threads N, argext (and
+ONNX Runtime and PyTorch) may use N threads; NumPy uses one.
 """
 
 import argparse
@@ -64,7 +64,12 @@ CASES = {
     "hardmax": (lambda d: (_rows(d, 1000), 1000), -1, 0, ["float32"],
                 "Hardmax, rows of 1000 (NumPy: argmax + put_along_axis)"),
     "small": (lambda d: (2, 3, 4), 0, 0, ["float32"], "per-call cost on a (2, 3, 4) array"),
+    "reduce02": (lambda d: (256, 256, 256), (0, 2), 0, ["float32"],
+                 "reduce_argmax over axes (0, 2) of 256^3 (NumPy: moveaxis, reshape)"),
 }
+
+# Threads argext, ONNX Runtime and PyTorch may use (--threads).
+THREADS = 1
 
 # Calls per timed run in the "small" case.
 SMALL_CALLS = 2000
@@ -77,6 +82,8 @@ def _numpy_call(case, x, axis, last):
             np.put_along_axis(y, np.expand_dims(np.argmax(x, axis=axis), axis), 1, axis=axis)
             return y
         return run
+    if case == "reduce02":
+        return lambda: np.argmax(np.moveaxis(x, 1, 0).reshape(x.shape[1], -1), axis=1)
     if last:
         return lambda: x.shape[axis] - 1 - np.argmax(np.flip(x, axis), axis=axis)
     return lambda: np.argmax(x, axis=axis)
@@ -85,6 +92,8 @@ def _numpy_call(case, x, axis, last):
 def _argext_call(case, x, axis, last):
     if case == "hardmax":
         return lambda: argext.hardmax(x, axis=axis)
+    if case == "reduce02":
+        return lambda: argext.reduce_argmax(x, list(axis)).ravel()
     return lambda: argext.argmax(x, axis=axis, keepdims=0, select_last_index=last)
 
 
@@ -109,7 +118,7 @@ def _onnxruntime_call(case, x, axis, last):
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
         options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
+        options.intra_op_num_threads = THREADS
         options.inter_op_num_threads = 1
         session = ort.InferenceSession(model.SerializeToString(), options,
                                        providers=["CPUExecutionProvider"])
@@ -126,7 +135,7 @@ def _torch_call(case, x, axis, last):
         import torch
     except ImportError:
         return None
-    torch.set_num_threads(1)
+    torch.set_num_threads(THREADS)
     try:
         t = torch.from_numpy(x)
         torch.argmax(t, dim=axis)
@@ -136,12 +145,11 @@ def _torch_call(case, x, axis, last):
 
 
 def _time(fn, calls):
-    """Seconds per call in this thread's CPU time: on a machine shared with
-    other jobs, wall time would mostly measure the wait for a core."""
-    t = time.thread_time()
+    """Wall-clock seconds per call."""
+    t = time.perf_counter()
     for _ in range(calls):
         fn()
-    return (time.thread_time() - t) / calls
+    return (time.perf_counter() - t) / calls
 
 
 def read_bandwidth(repeats):
@@ -205,7 +213,7 @@ def machine():
 
 def _format(row):
     shape = "x".join(map(str, row["shape"]))
-    cells = [f"{row['case']:<10} {row['dtype']:<8} {shape:>14} {row['axis']:>4}"]
+    cells = [f"{row['case']:<10} {row['dtype']:<8} {shape:>14} {str(row['axis']):>4}"]
     for k in ("argext", "numpy", "onnxruntime", "torch"):
         if k in row["seconds"]:
             t = row["seconds"][k]
@@ -225,12 +233,19 @@ def main(argv):
                         help="dtype to run (repeatable; default: each case's own list)")
     parser.add_argument("--repeats", type=int, default=7, help="timed rounds per case (>= 5)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for argext, ONNX Runtime and PyTorch (default 1)")
     args = parser.parse_args(argv)
     if args.repeats < 5:
         parser.error("--repeats must be at least 5 (medians of fewer runs are noise)")
+    global THREADS
+    THREADS = args.threads
+    argext.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
     info = machine()
-    print(f"argext {info['argext']} isa={info['isa']}  numpy {info['numpy']}  {info['cpu']}")
+    info["threads"] = args.threads
+    print(f"argext {info['argext']} isa={info['isa']} threads={args.threads}  numpy {info['numpy']}  "
+          f"{info['cpu']}")
     probe = read_bandwidth(args.repeats)
     print(f"single-thread read bandwidth probe: {probe / 1e9:.1f} GB/s")
     print("ratio = NumPy time / contender time (higher is faster); medians of "

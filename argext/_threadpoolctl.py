@@ -7,7 +7,10 @@ import sys
 
 
 def register(threadpoolctl):
-    """Registers the argext controller with an imported threadpoolctl module."""
+    """Registers the argext controller with an imported threadpoolctl module
+    (3.2 and later: older ones have no register())."""
+    if not hasattr(threadpoolctl, "register"):
+        return
     import ctypes  # threadpoolctl has imported it already
 
     class ArgextController(threadpoolctl.LibController):

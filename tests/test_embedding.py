@@ -1,5 +1,6 @@
 """The three embedding routes, built with the system compiler and checked against NumPy:
-the C library from csrc/ (CMake build, install, pkg-config, examples/classify.c), the
+the C library from csrc/ (CMake build, install, pkg-config, examples/classify.c, and
+examples/host_pool.c on the application's own thread pool), the
 capsule argext._C_API from a C extension (examples/capsule_module.c), and `cimport
 argext.capi` from Cython (examples/cython_module.pyx). Also: argext.h is strict C99 (and
 C++), and bad descriptors get error statuses through ctypes, never a crash or a write,
@@ -93,7 +94,7 @@ def test_header_compiles_as_cpp(tmp_path):
 def link_flags(prefix, static):
     include = prefix / "include"
     if static:
-        return ["-I", include, installed_lib(prefix, "libargext.a")]
+        return ["-I", include, installed_lib(prefix, "libargext.a"), "-pthread"]
     pc = installed_lib(prefix, "pkgconfig/argext.pc").parent
     pkg_config = shutil.which("pkg-config")
     if pkg_config:
@@ -136,6 +137,26 @@ def test_example_program_matches_numpy(cc, prefix, tmp_path, static):
     assert got["col_argmin_last"] == arg_reference(
         scores.T, axis=1, keepdims=0, select_last_index=1, op="min").tolist()
     assert got["all_argmax_last"] == multi_axis_reference(scores, [0, 1], last=True).ravel().tolist()
+
+
+def test_host_pool_example_matches_numpy(cc, prefix, tmp_path):
+    """examples/host_pool.c gives argext its own pool's parallel-for: the large calls
+    split into parts that its workers run, and the answers are NumPy's."""
+    exe = tmp_path / "host_pool"
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-pthread",
+         EXAMPLES / "host_pool.c", *link_flags(prefix, static=False), "-o", exe])
+    rng = np.random.default_rng(13)
+    scores = rng.integers(-50, 50, size=(1024, 1024)).astype(np.float32)  # 4 MiB, many ties
+    scores[700, [3, 900]] = np.nan
+    scores[rng.integers(0, 1024, 20), rng.integers(0, 1024, 20)] = -60
+    data = tmp_path / "scores.f32"
+    scores.tofile(data)
+    got = parse_results(run([exe, data, *map(str, scores.shape)]))
+    assert got["host_parts"][0] > 0
+    assert got["row_argmax"] == arg_reference(scores, axis=1, keepdims=0).tolist()
+    assert got["col_argmin_last"] == arg_reference(
+        scores, axis=0, keepdims=0, select_last_index=1, op="min").tolist()
+    assert got["all_argmax"] == multi_axis_reference(scores, [0, 1]).ravel().tolist()
 
 
 # ---------------------------------------------------------------------------
@@ -417,7 +438,7 @@ except ImportError as e:
 
 @pytest.mark.parametrize("abi, api, message", [
     (2, 1, "built against ABI version 1 but the installed argext 0.1.0 has ABI version 2"),
-    (1, 0, "needs API version 1 but the installed argext 0.1.0 provides only 0"),
+    (1, 1, "needs API version 2 but the installed argext 0.1.0 provides only 1"),
 ])
 def test_import_argext_checks_versions(capsule_module, prefix, abi, api, message):
     """import_argext refuses a table of another ABI, or of an older API, with a clear error."""

@@ -11,7 +11,12 @@
  * nothing outside the output's elements is written, that the input is not
  * modified, and that a refused call writes nothing at all.
  *
- * Built by .ci/sanitize under ASan+UBSan and valgrind.
+ * The same checks run again with 1, 2, 3 and 7 threads and a part size so
+ * small that every call splits (rows, columns, pieces of one row), on argext's
+ * pool and on host parallel-fors (one running the parts in reverse order, one
+ * starting a thread per part), and from several threads at once.
+ *
+ * Built by .ci/sanitize under ASan+UBSan, ThreadSanitizer and valgrind.
  * Usage: driver [fuzz_iterations [seed]]; prints "driver: N passed, M failed".
  */
 #include <inttypes.h>
@@ -20,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include "argext.h"
+#include "threads.h" /* argext_set_min_part_bytes */
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -630,8 +638,9 @@ static void random_request(request *q, int op, int dtype, int rank, int64_t max_
 }
 
 /* Deterministic coverage: every op x dtype x ISA on random valid shapes,
-   plus shapes that cross the kernels' block sizes. */
-static void test_entry_points(int cases_per_combo)
+   plus shapes that cross the kernels' block sizes along each axis (or, with
+   one_axis, along a random one). */
+static void test_entry_points(int cases_per_combo, int one_axis)
 {
     static const int64_t long_shapes[][3] = {
         {1, 700, 1}, {3, 1100, 1}, {2, 3, 1500}, {1, 1, 2600}, {600, 2, 1}, {1030, 3, 1}, {2, 257, 5}};
@@ -644,6 +653,8 @@ static void test_entry_points(int cases_per_combo)
             }
             for (size_t s = 0; s < sizeof long_shapes / sizeof long_shapes[0]; s++)
                 for (int axis = 0; axis < 3; axis++) {
+                    if (one_axis && rnd() % 3)
+                        continue;
                     request q;
                     random_request(&q, op, dt, 3, 1);
                     memcpy(q.shape, long_shapes[s], sizeof long_shapes[s]);
@@ -900,6 +911,120 @@ static void test_denormals_under_daz(void)
 }
 #endif
 
+/* ------------------------------------------------------------ threads */
+
+/* A host parallel-for that runs the parts on the calling thread, last first:
+   no result may depend on the order the parts run in. */
+static void reverse_for(void *host, int64_t n, argext_task task, void *context)
+{
+    (void)host;
+    for (int64_t i = n; i-- > 0;)
+        task(context, i);
+}
+
+typedef struct {
+    argext_task task;
+    void *context;
+    int64_t i;
+} host_part;
+
+static void *run_host_part(void *arg)
+{
+    host_part *h = (host_part *)arg;
+    h->task(h->context, h->i);
+    return NULL;
+}
+
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A host parallel-for that starts one thread per part and counts its calls. */
+static void spawn_for(void *host, int64_t n, argext_task task, void *context)
+{
+    host_part *parts = malloc(sizeof(host_part) * (size_t)n);
+    pthread_t *threads = malloc(sizeof(pthread_t) * (size_t)n);
+    pthread_mutex_lock(&host_lock);
+    ++*(long *)host;
+    pthread_mutex_unlock(&host_lock);
+    for (int64_t i = 0; i < n; i++) {
+        parts[i] = (host_part){task, context, i};
+        if (pthread_create(&threads[i], NULL, run_host_part, &parts[i]) != 0)
+            abort();
+    }
+    for (int64_t i = 0; i < n; i++)
+        pthread_join(threads[i], NULL);
+    free(parts);
+    free(threads);
+}
+
+enum { CALLERS = 4, CALLER_ROUNDS = 25, CALLER_N = 40000 };
+static float caller_data[CALLER_N];
+static int64_t caller_expected[2];
+
+static void *caller(void *arg)
+{
+    long *wrong = (long *)arg;
+    const int64_t shape[1] = {CALLER_N};
+    argext_tensor in = {caller_data, ARGEXT_FLOAT32, 1, shape, NULL};
+    for (int r = 0; r < CALLER_ROUNDS; r++) {
+        int64_t got = -1;
+        argext_tensor out = {&got, ARGEXT_INT64, 0, NULL, NULL};
+        int last = r & 1;
+        if (argext_argmax(&in, &out, 0, 0, last) != ARGEXT_OK || got != caller_expected[last])
+            ++*wrong;
+    }
+    return NULL;
+}
+
+/* Several threads calling at once: one owns the pool, the others run their
+   parts themselves; every answer is right. */
+static void test_concurrent_callers(void)
+{
+    for (int i = 0; i < CALLER_N; i++)
+        caller_data[i] = (float)(i % 1000);
+    caller_data[CALLER_N / 3] = caller_data[CALLER_N - 5] = NAN;
+    caller_expected[0] = CALLER_N / 3;
+    caller_expected[1] = CALLER_N - 5;
+    pthread_t threads[CALLERS];
+    long wrong[CALLERS] = {0};
+    for (int t = 0; t < CALLERS; t++)
+        if (pthread_create(&threads[t], NULL, caller, &wrong[t]) != 0)
+            abort();
+    for (int t = 0; t < CALLERS; t++) {
+        pthread_join(threads[t], NULL);
+        snprintf(where, sizeof where, "concurrent caller %d, %d threads", t, argext_get_num_threads());
+        CHECK(wrong[t] == 0, "%ld wrong answers", wrong[t]);
+    }
+}
+
+static void test_threads(int cases_per_combo)
+{
+    static const int counts[] = {1, 2, 3, 7};
+    snprintf(where, sizeof where, "thread count");
+    expect_status("set_num_threads(-1)", argext_set_num_threads(-1), ARGEXT_ERR_ATTRIBUTE);
+    expect_status("set_num_threads(MAX + 1)", argext_set_num_threads(ARGEXT_MAX_THREADS + 1),
+                  ARGEXT_ERR_ATTRIBUTE);
+    CHECK(argext_get_num_threads() >= 1, "default thread count %d", argext_get_num_threads());
+    argext_set_min_part_bytes(16);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        CHECK(argext_set_num_threads(counts[c]) == ARGEXT_OK &&
+                  argext_get_num_threads() == counts[c],
+              "set_num_threads(%d)", counts[c]);
+        test_entry_points(cases_per_combo, 1);
+        test_concurrent_callers();
+    }
+    argext_set_parallel_for(reverse_for, NULL);
+    test_entry_points(cases_per_combo, 1);
+    long host_calls = 0;
+    argext_set_parallel_for(spawn_for, &host_calls);
+    test_entry_points(cases_per_combo, 1);
+    test_concurrent_callers();
+    snprintf(where, sizeof where, "host parallel-for");
+    CHECK(host_calls > 0, "the host's parallel-for was never called");
+    argext_set_parallel_for(NULL, NULL);
+    argext_set_min_part_bytes(ARGEXT_MIN_PART_BYTES);
+    CHECK(argext_set_num_threads(0) == ARGEXT_OK, "set_num_threads(0)");
+}
+
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 20000;
@@ -918,12 +1043,13 @@ int main(int argc, char **argv)
         snprintf(where, sizeof where, "set_isa(%d)", isa);
         CHECK(argext_set_isa((argext_isa)isa) == ARGEXT_OK && argext_get_isa() == (argext_isa)isa,
               "cannot select ISA %d", isa);
-        test_entry_points(iterations >= 5000 ? 12 : 3);
+        test_entry_points(iterations >= 5000 ? 12 : 3, 0);
 #ifdef HAVE_MXCSR
         test_denormals_under_daz();
 #endif
         fuzz(iterations);
     }
+    test_threads(1); /* at the best ISA: the split does not depend on it */
     printf("driver: %ld passed, %ld failed (seed %" PRIu64 ", %ld fuzz iterations per ISA)\n", n_pass,
            n_fail, seed, iterations);
     return n_fail != 0;
