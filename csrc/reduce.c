@@ -8,8 +8,8 @@
 #include "reduce.h"
 
 /* Columns per block of a byte-swapped column fold: a block of rows of it
-   fills the swap scratch (16 float32 or 8 float64 rows per kernel call). */
-#define SWAP_COL_BLOCK 1024
+   fills the swap scratch (64 float32 or 32 float64 rows per kernel call). */
+#define SWAP_COL_BLOCK 256
 
 /* ------------------------------------------------------------ iterator */
 
@@ -44,29 +44,27 @@ int argext_iter_next(argext_iter *it)
 
 /* ------------------------------------------------------------ byte order */
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BSWAP16(x) __builtin_bswap16(x)
-#define BSWAP32(x) __builtin_bswap32(x)
-#define BSWAP64(x) __builtin_bswap64(x)
-#elif defined(_MSC_VER)
-#include <stdlib.h>
-#define BSWAP16(x) _byteswap_ushort(x)
-#define BSWAP32(x) _byteswap_ulong(x)
-#define BSWAP64(x) _byteswap_uint64(x)
-#else
-#define BSWAP16(x) ((uint16_t)((x) << 8 | (x) >> 8))
-#define BSWAP32(x) ((uint32_t)(BSWAP16((uint16_t)(x)) << 16 | BSWAP16((uint16_t)((x) >> 16))))
-#define BSWAP64(x) ((uint64_t)BSWAP32((uint32_t)(x)) << 32 | BSWAP32((uint32_t)((x) >> 32)))
-#endif
+/* An element's bytes reversed, as its 16-bit pieces in reverse order, each
+   with its two bytes swapped: compilers vectorise this with baseline
+   instructions (SSE2 shifts and shuffles), which a bswap loop is not. */
+#define SWAP_ELEMENT(W, dst, src)                                                 \
+    for (int k = 0; k < (W) / 2; k++) {                                           \
+        uint16_t h;                                                               \
+        memcpy(&h, (src) + (W) - 2 - 2 * k, 2);                                   \
+        h = (uint16_t)(h << 8 | h >> 8);                                          \
+        memcpy((dst) + 2 * k, &h, 2);                                             \
+    }
 
-#define SWAP_ROWS(UT, BSWAP)                                                      \
+#define SWAP_ROWS(W)                                                              \
     for (int64_t r = 0; r < rows; r++) {                                          \
         const char *q = src + r * rs;                                             \
-        for (int64_t j = 0; j < n; j++) {                                         \
-            UT v;                                                                 \
-            memcpy(&v, q + j * s, sizeof v);                                      \
-            v = BSWAP(v);                                                         \
-            memcpy(dst + (r * n + j) * (int64_t)sizeof v, &v, sizeof v);          \
+        unsigned char *o = dst + r * n * (W);                                     \
+        if (s == (W)) {                                                           \
+            for (int64_t j = 0; j < n; j++)                                       \
+                SWAP_ELEMENT(W, o + j * (W), q + j * (W))                         \
+        } else {                                                                  \
+            for (int64_t j = 0; j < n; j++)                                       \
+                SWAP_ELEMENT(W, o + j * (W), q + j * s)                           \
         }                                                                         \
     }
 
@@ -76,9 +74,9 @@ static void swap_block(unsigned char *dst, const char *src, int64_t rows, int64_
                        int64_t s, size_t itemsize)
 {
     switch (itemsize) {
-    case 2: SWAP_ROWS(uint16_t, BSWAP16) break;
-    case 4: SWAP_ROWS(uint32_t, BSWAP32) break;
-    default: SWAP_ROWS(uint64_t, BSWAP64) break;
+    case 2: SWAP_ROWS(2) break;
+    case 4: SWAP_ROWS(4) break;
+    default: SWAP_ROWS(8) break;
     }
 }
 
