@@ -34,4 +34,15 @@ void argext_set_min_part_bytes(int64_t bytes);
  */
 void argext_run_parallel(int64_t ntasks, argext_task task, void *context);
 
+/* ---- the engine's split (split.c) ---- */
+
+#include "reduce.h"
+
+/* Part t of `parts` near-equal parts of [0, n): [start(t), start(t + 1)). */
+int64_t argext_part_start(int64_t n, int64_t parts, int64_t t);
+
+/* argext_plan_run over every kept position, split over threads when the
+   reduction is large; s is the calling thread's scratch. */
+void argext_plan_run_all(const argext_plan *p, argext_arena *s);
+
 #endif /* ARGEXT_THREADS_H */
