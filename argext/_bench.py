@@ -45,6 +45,19 @@ def _data(name, shape, rng):
     return rng.integers(lo, hi, size=shape, endpoint=True, dtype=np.int64).astype(dt)
 
 
+def _importable(module):
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+# Optional modules the benchmark uses: what each is needed for.
+OPTIONAL = {"ml_dtypes": "the bfloat16 dtype", "onnx": "the onnxruntime column",
+            "onnxruntime": "the onnxruntime column", "torch": "the torch column"}
+
+
 def _rows(name, width):
     return SIZE // _dtype(name).itemsize // width
 
@@ -231,6 +244,9 @@ def main(argv):
     rng = np.random.default_rng(0)
     info = machine()
     print(f"argext {info['argext']} isa={info['isa']}  numpy {info['numpy']}  {info['cpu']}")
+    missing = [m for m in OPTIONAL if not _importable(m)]
+    for m in missing:
+        print(f"{m} not installed: skipping {OPTIONAL[m]}")
     probe = read_bandwidth(args.repeats)
     print(f"single-thread read bandwidth probe: {probe / 1e9:.1f} GB/s")
     print("ratio = NumPy time / contender time (higher is faster); medians of "
@@ -240,6 +256,8 @@ def main(argv):
         for dtype in args.dtype or CASES[case][3]:
             if case == "hardmax" and not (dtype.startswith("float") or dtype == "bfloat16"):
                 print(f"{case:<10} {dtype:<8} skipped: Hardmax takes float dtypes only")
+                continue
+            if dtype == "bfloat16" and "ml_dtypes" in missing:
                 continue
             row = run_case(case, dtype, args.repeats, rng)
             row["fraction_of_probe"] = row["gb_per_s"]["argext"] * 1e9 / probe
