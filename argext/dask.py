@@ -5,13 +5,13 @@ Every function takes the arguments of its in-memory namesake (without `out`),
 checks them eagerly with the same exceptions, and returns a lazy dask array
 whose computed value is exactly the in-memory function's answer, whatever the
 chunking. Each chunk is reduced by argext, giving a (value, global index) pair
-per output element; a tree of blockwise merges combines the pairs:
+per output element; dask.array.reduction's tree merges the pairs:
 NaN wins for ArgMax and ArgMin alike, then the extreme value (-0.0 == +0.0,
 64-bit integers exactly), and among equals the smallest global index (the
 first occurrence) or the largest (the last). The global index is the
 row-major flattened index over the reduced axes, as in reduce_argmax.
-`split_every` (default 8) is the tree's fan-in: blocks merged per task along
-each reduced axis.
+`split_every` is passed to dask.array.reduction (the tree's fan-in; an int,
+or a dict of blocks per axis; None: dask's default).
 
 Hardmax needs no rechunking either: it is the same reduction (the first
 maximum of each row) followed by a blockwise one-hot.
@@ -19,6 +19,7 @@ maximum of each row) followed by a blockwise one-hot.
 Needs dask[array] (pip install "argext[dask]"); `import argext` does not import it.
 """
 
+import functools
 import operator
 
 import dask.array as da
@@ -68,11 +69,14 @@ def _block_pairs(block, axes, last, is_min, block_info=None):
     return pairs
 
 
-def _merge(pairs, axes, last, is_min):
-    """The winning pair over `axes` of a block of candidate pairs."""
-    kept = [d for d in range(pairs.ndim) if d not in axes]
-    flat = np.moveaxis(pairs, axes, range(len(kept), pairs.ndim))
-    flat = flat.reshape([pairs.shape[d] for d in kept] + [-1])
+def _merge(pairs, axis, keepdims=True, last=False, is_min=False, computing_meta=False):
+    """The winning pair over the reduced axes `axis` of concatenated candidate pairs."""
+    if computing_meta:
+        return pairs
+    kept = [d for d in range(pairs.ndim) if d not in axis]
+    flat = np.moveaxis(pairs, axis, range(len(kept), pairs.ndim))
+    count = int(np.prod([pairs.shape[a] for a in axis]))
+    flat = flat.reshape([pairs.shape[d] for d in kept] + [count])
     value, index = flat["value"], flat["index"]
     # np.max/np.min propagate NaN, so a row holding NaN has extreme NaN.
     extreme = (value.min if is_min else value.max)(axis=-1, keepdims=True)
@@ -86,37 +90,33 @@ def _merge(pairs, axes, last, is_min):
     out = np.empty(chosen.shape, pairs.dtype)
     out["value"] = extreme[..., 0]
     out["index"] = chosen
-    return out.reshape([1 if d in axes else n for d, n in enumerate(pairs.shape)])
+    return out.reshape([1 if d in axis else n for d, n in enumerate(pairs.shape)])
+
+
+def _identity(pairs, axis, keepdims, computing_meta=False):
+    return pairs
 
 
 def _indices(pairs, output_dtype):
     return pairs["index"].astype(output_dtype)
 
 
-# Blocks merged per task along each reduced axis, by default.
-SPLIT_EVERY = 8
-
-
 def _arg_reduce(x, axes, last, is_min, output_dtype, split_every):
-    """The flattened-index arg reduction over sorted `axes`, keepdims shape:
-    a pair per chunk, then a tree of merges, split_every blocks per axis a level."""
+    """The flattened-index arg reduction over sorted `axes`, keepdims shape: a
+    pair per chunk, merged by dask.array.reduction's tree."""
     axes = tuple(sorted(axes))
-    split_every = SPLIT_EVERY if split_every is None else split_every
-    if split_every < 2:
-        raise ValueError(f"split_every must be at least 2, got {split_every}")
     if any(0 in x.chunks[a] for a in axes):  # argext refuses empty blocks along a reduced axis
         x = x.rechunk({a: tuple(c for c in x.chunks[a] if c) for a in axes})
     pair = _pair_dtype(x.dtype)
-    one_per_block = lambda chunks: tuple(
-        (1,) * len(c) if d in axes else c for d, c in enumerate(chunks))
-    pairs = da.map_blocks(_block_pairs, x, axes=axes, last=last, is_min=is_min, dtype=pair,
-                          chunks=one_per_block(x.chunks), meta=np.empty((0,) * x.ndim, pair))
-    while any(pairs.numblocks[a] > 1 for a in axes):
-        pairs = pairs.rechunk({a: split_every for a in axes})
-        pairs = da.map_blocks(_merge, pairs, axes=axes, last=last, is_min=is_min, dtype=pair,
-                              chunks=one_per_block(pairs.chunks),
-                              meta=np.empty((0,) * x.ndim, pair))
-    return da.map_blocks(_indices, pairs, output_dtype=output_dtype, dtype=output_dtype,
+    pairs = da.map_blocks(
+        _block_pairs, x, axes=axes, last=last, is_min=is_min, dtype=pair,
+        chunks=tuple((1,) * len(c) if d in axes else c for d, c in enumerate(x.chunks)),
+        meta=np.empty((0,) * x.ndim, pair))
+    merge = functools.partial(_merge, last=last, is_min=is_min)
+    merged = da.reduction(pairs, _identity, merge, combine=merge, axis=axes, keepdims=True,
+                          dtype=pair, split_every=split_every, concatenate=True,
+                          meta=np.empty((0,) * x.ndim, pair))
+    return da.map_blocks(_indices, merged, output_dtype=output_dtype, dtype=output_dtype,
                          meta=np.empty((0,) * x.ndim, output_dtype))
 
 
@@ -134,8 +134,8 @@ def _onnx_arg(fn, op_type, data, axis, keepdims, select_last_index, opset, split
 
 def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, split_every=None):
     """ONNX ArgMax of a dask array: argext.argmax's arguments and answer, as a
-    lazy int64 dask array. split_every: the merge tree's fan-in (blocks
-    per task along the axis; None: 8)."""
+    lazy int64 dask array. split_every: dask.array.reduction's
+    split_every (the merge tree's fan-in; None: dask's default)."""
     return _onnx_arg(argext.argmax, "ArgMax", data, axis, keepdims, select_last_index, opset,
                      split_every)
 
