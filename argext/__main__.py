@@ -2,8 +2,10 @@
 python -m argext bench [--case ...] [--dtype ...] [--repeats N] [--json FILE]:
 the benchmark against NumPy (argext/_bench.py).
 
-The self-check compares every operator and dtype with NumPy on random
-strided inputs at every ISA level the machine runs; it exits 1 on a mismatch.
+The self-check compares every public function (ArgMax/ArgMin at every version,
+Hardmax at every version, reduce_argmax/reduce_argmin) and dtype with NumPy on
+random strided inputs at every ISA level the machine runs; it exits 1 on a
+mismatch. It needs NumPy only (bfloat16 is checked when ml_dtypes is installed).
 """
 
 import sys
@@ -35,10 +37,15 @@ def support_matrix():
     return "\n".join(lines)
 
 
+def _comparable(x):
+    """x in a dtype NumPy orders natively (bfloat16 -> float32, exactly)."""
+    return x.astype(np.float32) if x.dtype.name == "bfloat16" else x
+
+
 def _reference_arg(x, axis, last, op):
     """NumPy's answer; the last occurrence through a flip."""
     f = np.argmax if op == "max" else np.argmin
-    x = x.astype(np.float32) if x.dtype.name == "bfloat16" else x
+    x = _comparable(x)
     if not last:
         return f(x, axis=axis)
     return x.shape[axis] - 1 - f(np.flip(x, axis), axis=axis)
@@ -55,6 +62,79 @@ def _sample(rng, dtype, shape):
     return x[::-1, ::2] if x.ndim == 2 else x  # strided, negative stride
 
 
+SHAPES = [(37,), (9, 300), (300, 9), (5, 1030)]
+
+
+def _check_arg(rng, name, dtype):
+    """ArgMax/ArgMin at every version that allows the dtype, every axis and
+    (from version 12) select_last_index, keepdims 0 and 1."""
+    for op_type, fn, op in (("ArgMax", argext.argmax, "max"), ("ArgMin", argext.argmin, "min")):
+        for s in OPERATORS[op_type]:
+            if name not in s.dtypes:
+                continue
+            for shape in SHAPES:
+                x = _sample(rng, dtype, shape)
+                for axis in range(-x.ndim, x.ndim):
+                    for last in ((0, 1) if "select_last_index" in s.attributes else (0,)):
+                        keepdims = (axis + last) % 2
+                        got = fn(x, axis=axis, keepdims=keepdims, select_last_index=last,
+                                 opset=s.since_version)
+                        want = _reference_arg(x, axis, last, op)
+                        if keepdims:
+                            want = np.expand_dims(want, axis)
+                        if not np.array_equal(got, want):
+                            yield f"{s} {name} shape={x.shape} axis={axis} last={last}"
+
+
+def _reference_hardmax(x, axis, coerce_2d):
+    """One-hot of the first maximum (first NaN) of each row; versions 1 and 11
+    take the rows of [prod(shape[:axis]), prod(shape[axis:])]."""
+    rows = _comparable(x).reshape(int(np.prod(x.shape[:axis])), -1) if coerce_2d else \
+        np.moveaxis(_comparable(x), axis, -1).reshape(-1, x.shape[axis])
+    y = np.zeros(rows.shape, x.dtype)
+    y[np.arange(rows.shape[0]), np.argmax(rows, axis=1)] = 1
+    if coerce_2d:
+        return y.reshape(x.shape)
+    return np.moveaxis(y.reshape(np.moveaxis(x, axis, -1).shape), -1, axis)
+
+
+def _check_hardmax(rng, name, dtype):
+    for s in OPERATORS["Hardmax"]:
+        if name not in s.dtypes:
+            continue
+        x = _sample(rng, dtype, (4, 3, 50))
+        low = 0 if s.attributes["axis"].allowed == "nonnegative_axis" else -x.ndim
+        for axis in range(low, x.ndim):
+            got = argext.hardmax(x, axis=axis, opset=s.since_version)
+            if not np.array_equal(got, _reference_hardmax(x, axis % x.ndim, s.coerce_2d)):
+                yield f"{s} {name} shape={x.shape} axis={axis}"
+
+
+def _check_reduce(rng, name, dtype):
+    """reduce_argmax/argmin over every non-empty set of axes of a 3-D input,
+    both directions, against NumPy over the moved and flattened axes."""
+    x = _sample(rng, dtype, (6, 5, 7))
+    for op, fn in (("max", argext.reduce_argmax), ("min", argext.reduce_argmin)):
+        for mask in range(1, 1 << x.ndim):
+            axes = [a for a in range(x.ndim) if mask >> a & 1]
+            kept = [a for a in range(x.ndim) if a not in axes]
+            flat = np.moveaxis(x, axes, range(len(kept), x.ndim)).reshape([x.shape[a] for a in kept] + [-1])
+            for direction, last in (("increasing", 0), ("decreasing", 1)):
+                want = _reference_arg(flat, -1, last, op).reshape(
+                    [1 if a in axes else n for a, n in enumerate(x.shape)])
+                got = fn(x, axes[::-1], axis_direction=direction, output_dtype="int32")
+                if got.dtype != np.int32 or not np.array_equal(got, want):
+                    yield f"reduce_arg{op} {name} axes={axes} {direction}"
+
+
+# Every public computing function has its check here: (what it covers, check).
+CHECKS = [
+    ("ArgMax/ArgMin 1, 11, 12, 13", _check_arg),
+    ("Hardmax 1, 11, 13", _check_hardmax),
+    ("reduce_argmax/reduce_argmin", _check_reduce),
+]
+
+
 def self_check(seed=0):
     """Returns a list of mismatch descriptions (empty when all agree)."""
     rng = np.random.default_rng(seed)
@@ -63,15 +143,8 @@ def self_check(seed=0):
         dtype = _numpy_dtype(name)
         if dtype is None:
             continue
-        for shape in [(37,), (9, 300), (300, 9), (5, 1030)]:
-            x = _sample(rng, dtype, shape)
-            for axis in range(-x.ndim, x.ndim):
-                for last in (0, 1):
-                    for op, fn in (("max", argext.argmax), ("min", argext.argmin)):
-                        got = fn(x, axis=axis, keepdims=0, select_last_index=last)
-                        want = _reference_arg(x, axis, last, op)
-                        if not np.array_equal(got, want):
-                            failures.append(f"arg{op} {name} shape={x.shape} axis={axis} last={last}")
+        for _, check in CHECKS:
+            failures += check(rng, name, dtype)
     return failures
 
 
@@ -99,8 +172,11 @@ def main(argv):
         for f in failures[:20]:
             print("  " + f)
         return 1
-    print(f"self-check passed: argmax/argmin agree with NumPy for every dtype, axis and "
-          f"select_last_index at ISA levels {', '.join(argext.supported_isas())}")
+    covered = "; ".join(what for what, _ in CHECKS)
+    print(f"self-check passed: {covered} agree with NumPy for every dtype, axis and "
+          f"attribute at ISA levels {', '.join(argext.supported_isas())}")
+    if _numpy_dtype("bfloat16") is None:
+        print("bfloat16 not checked: ml_dtypes is not installed (pip install ml_dtypes)")
     return 0
 
 

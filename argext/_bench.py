@@ -45,6 +45,20 @@ def _data(name, shape, rng):
     return rng.integers(lo, hi, size=shape, endpoint=True, dtype=np.int64).astype(dt)
 
 
+def _importable(module):
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+# Optional modules the benchmark uses: what each is needed for.
+OPTIONAL = {"ml_dtypes": "the bfloat16 dtype", "onnx": "the onnxruntime column",
+            "onnxruntime": "the onnxruntime column", "torch": "the torch column",
+            "dask": "the dask case", "distributed": "the dask case"}
+
+
 def _rows(name, width):
     return SIZE // _dtype(name).itemsize // width
 
@@ -66,6 +80,8 @@ CASES = {
     "small": (lambda d: (2, 3, 4), 0, 0, ["float32"], "per-call cost on a (2, 3, 4) array"),
     "reduce02": (lambda d: (256, 256, 256), (0, 2), 0, ["float32"],
                  "reduce_argmax over axes (0, 2) of 256^3 (NumPy: moveaxis, reshape)"),
+    "dask": (lambda d: (4096, SIZE // _dtype(d).itemsize // 4096), 0, 0, ["float32", "float16"],
+             "argext.dask.argmax vs da.argmax, axis 0 over 4x4 chunks on a 2-worker LocalCluster"),
 }
 
 # Threads argext, ONNX Runtime and PyTorch may use (--threads).
@@ -144,6 +160,41 @@ def _torch_call(case, x, axis, last):
     return lambda: torch.argmax(t, dim=axis)
 
 
+def run_dask_case(dtype, repeats, rng, cluster):
+    """argext.dask.argmax against da.argmax on one persisted dask array, on the
+    same cluster; wall time (the work runs in the workers)."""
+    import dask.array as da
+    import distributed
+
+    import argext.dask
+
+    shape_of, axis, _, _, _ = CASES["dask"]
+    shape = shape_of(dtype)
+    seed = int(rng.integers(2**32))
+    with distributed.Client(cluster) as client:
+        # Generated in the workers, 4x4 chunks, and kept there.
+        d = da.zeros(shape, np.int8, chunks=(shape[0] // 4, shape[1] // 4)).map_blocks(
+            lambda b, block_id=None: _data(dtype, b.shape, np.random.default_rng([seed, *block_id])),
+            dtype=_dtype(dtype))
+        d = client.persist(d)
+        distributed.wait(d)
+        contenders = {"argext": lambda: argext.dask.argmax(d, axis=axis, keepdims=0).compute(),
+                      "dask": lambda: da.argmax(d, axis=axis).compute()}
+        if not np.array_equal(contenders["argext"](), contenders["dask"]()):
+            raise AssertionError(f"bench dask {dtype}: argext.dask disagrees with da.argmax")
+        times = {k: [] for k in contenders}
+        for _ in range(repeats):
+            for k, f in contenders.items():
+                t = time.perf_counter()
+                f()
+                times[k].append(time.perf_counter() - t)
+    median = {k: statistics.median(t) for k, t in times.items()}
+    return {"case": "dask", "dtype": dtype, "shape": list(shape), "axis": axis,
+            "select_last_index": 0, "bytes": d.nbytes, "calls_per_run": 1, "seconds": median,
+            "gb_per_s": {k: d.nbytes / t / 1e9 for k, t in median.items()},
+            "ratio_to_dask": {k: median["dask"] / t for k, t in median.items()}}
+
+
 def _time(fn, calls):
     """Wall-clock seconds per call."""
     t = time.perf_counter()
@@ -214,6 +265,9 @@ def machine():
 def _format(row):
     shape = "x".join(map(str, row["shape"]))
     cells = [f"{row['case']:<10} {row['dtype']:<8} {shape:>14} {str(row['axis']):>4}"]
+    if row["case"] == "dask":
+        return "  ".join(cells + [f"{k} {t * 1e3:8.2f} ms (wall) {row['ratio_to_dask'][k]:6.2f}x dask"
+                                  for k, t in row["seconds"].items()])
     for k in ("argext", "numpy", "onnxruntime", "torch"):
         if k in row["seconds"]:
             t = row["seconds"][k]
@@ -246,20 +300,39 @@ def main(argv):
     info["threads"] = args.threads
     print(f"argext {info['argext']} isa={info['isa']} threads={args.threads}  numpy {info['numpy']}  "
           f"{info['cpu']}")
+    missing = [m for m in OPTIONAL if not _importable(m)]
+    for m in missing:
+        print(f"{m} not installed: skipping {OPTIONAL[m]}")
     probe = read_bandwidth(args.repeats)
     print(f"single-thread read bandwidth probe: {probe / 1e9:.1f} GB/s")
     print("ratio = NumPy time / contender time (higher is faster); medians of "
           f"{args.repeats} alternating runs")
     rows = []
+    cluster = None
     for case in args.case or list(CASES):
+        if case == "dask" and ("dask" in missing or "distributed" in missing):
+            continue
         for dtype in args.dtype or CASES[case][3]:
             if case == "hardmax" and not (dtype.startswith("float") or dtype == "bfloat16"):
                 print(f"{case:<10} {dtype:<8} skipped: Hardmax takes float dtypes only")
+                continue
+            if dtype == "bfloat16" and "ml_dtypes" in missing:
+                continue
+            if case == "dask":
+                if cluster is None:
+                    import distributed
+
+                    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                                       dashboard_address=None)
+                rows.append(run_dask_case(dtype, args.repeats, rng, cluster))
+                print(_format(rows[-1]), flush=True)
                 continue
             row = run_case(case, dtype, args.repeats, rng)
             row["fraction_of_probe"] = row["gb_per_s"]["argext"] * 1e9 / probe
             rows.append(row)
             print(_format(row), flush=True)
+    if cluster is not None:
+        cluster.close()
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "read_bandwidth_gb_per_s": probe / 1e9,

@@ -575,3 +575,149 @@ def test_fuzz_argmax_descriptors(lib, q):
         assert (out[want.size:] == SENTINEL).all()
     else:
         assert (out == SENTINEL).all(), "a refused call wrote into the output"
+
+
+# ---------------------------------------------------------------------------
+# The CMake package: find_package(argext CONFIG REQUIRED) from a C++ and a C consumer.
+
+CONSUMER_CMAKE = """cmake_minimum_required(VERSION 3.16)
+project(consumer LANGUAGES C CXX)
+find_package(argext {version} CONFIG REQUIRED)
+message(STATUS "found argext ${{argext_VERSION}}")
+add_executable(rows_cpp rows.cpp)
+set_target_properties(rows_cpp PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON)
+target_link_libraries(rows_cpp PRIVATE argext::argext)
+add_executable(cols_c cols.c)
+set_target_properties(cols_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON)
+target_link_libraries(cols_c PRIVATE argext::argext_static)
+"""
+
+# ArgMax along axis 1 with select_last_index=1 of a float32 matrix read from a file.
+CONSUMER_CPP = r"""#include <argext.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+int main(int argc, char **argv)
+{
+    if (argc != 4)
+        return 2;
+    const int64_t shape[2] = {std::atoll(argv[2]), std::atoll(argv[3])};
+    std::vector<float> x(static_cast<size_t>(shape[0] * shape[1]));
+    std::FILE *f = std::fopen(argv[1], "rb");
+    if (!f || std::fread(x.data(), sizeof(float), x.size(), f) != x.size())
+        return 3;
+    std::fclose(f);
+    std::vector<int64_t> best(static_cast<size_t>(shape[0]));
+    argext_tensor in = {x.data(), ARGEXT_FLOAT32, 2, shape, nullptr};
+    argext_tensor out = {best.data(), ARGEXT_INT64, 1, shape, nullptr};
+    argext_status st = argext_argmax(&in, &out, 1, 0, 1);
+    if (st != ARGEXT_OK) {
+        std::fprintf(stderr, "%s\n", argext_status_string(st));
+        return 1;
+    }
+    for (int64_t i : best)
+        std::printf("%lld ", static_cast<long long>(i));
+    std::printf("\n");
+    return 0;
+}
+"""
+
+# ArgMin along axis 0 (keepdims) of the same matrix, in C against the static library.
+CONSUMER_C = r"""#include <argext.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int64_t shape[2], out_shape[2], j;
+    float *x;
+    int64_t *best;
+    FILE *f;
+    if (argc != 4)
+        return 2;
+    shape[0] = atoll(argv[2]);
+    shape[1] = atoll(argv[3]);
+    out_shape[0] = 1;
+    out_shape[1] = shape[1];
+    x = malloc(sizeof(float) * (size_t)(shape[0] * shape[1]));
+    best = malloc(sizeof(int64_t) * (size_t)shape[1]);
+    f = fopen(argv[1], "rb");
+    if (!x || !best || !f || fread(x, sizeof(float), (size_t)(shape[0] * shape[1]), f) != (size_t)(shape[0] * shape[1]))
+        return 3;
+    fclose(f);
+    {
+        argext_tensor in = {NULL, ARGEXT_FLOAT32, 2, NULL, NULL};
+        argext_tensor out = {NULL, ARGEXT_INT64, 2, NULL, NULL};
+        argext_status st;
+        in.data = x;
+        in.shape = shape;
+        out.data = best;
+        out.shape = out_shape;
+        st = argext_argmin(&in, &out, 0, 1, 0);
+        if (st != ARGEXT_OK) {
+            fprintf(stderr, "%s\n", argext_status_string(st));
+            return 1;
+        }
+    }
+    for (j = 0; j < shape[1]; j++)
+        printf("%lld ", (long long)best[j]);
+    printf("\n");
+    free(x);
+    free(best);
+    return 0;
+}
+"""
+
+
+def test_cmake_package_files(prefix):
+    hits = sorted(prefix.glob("lib*/cmake/argext"))
+    assert hits, f"no lib*/cmake/argext under {prefix}"
+    config = hits[0]
+    for name in ("argextConfig.cmake", "argextConfigVersion.cmake", "argextTargets.cmake"):
+        assert (config / name).is_file(), name
+    targets = (config / "argextTargets.cmake").read_text()
+    assert "add_library(argext::argext SHARED IMPORTED)" in targets
+    assert "add_library(argext::argext_static STATIC IMPORTED)" in targets
+
+
+@pytest.fixture(scope="module")
+def cmake_consumer(prefix, tmp_path_factory):
+    """The consumers above, configured against the installed package and built."""
+    src = tmp_path_factory.mktemp("consumer")
+    (src / "CMakeLists.txt").write_text(CONSUMER_CMAKE.format(version=argext.__version__))
+    (src / "rows.cpp").write_text(CONSUMER_CPP)
+    (src / "cols.c").write_text(CONSUMER_C)
+    build = src / "build"
+    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    configured = run([CMAKE, "-S", src, "-B", build, f"-DCMAKE_PREFIX_PATH={prefix}", *generator])
+    assert f"found argext {argext.__version__}" in configured
+    run([CMAKE, "--build", build])
+    return build
+
+
+def test_cmake_package_consumers_match_numpy(cmake_consumer, tmp_path):
+    if shutil.which("c++") is None and shutil.which("g++") is None and shutil.which("clang++") is None:
+        pytest.skip("no C++ compiler on PATH")
+    rng = np.random.default_rng(14)
+    x = rng.integers(-2, 3, size=(23, 17)).astype(np.float32)  # many ties
+    x[3, [4, 9]] = np.nan
+    x[:, 5] = -0.0
+    x[7, 5] = 0.0
+    x[11, 0] = np.nan
+    data = tmp_path / "x.f32"
+    x.tofile(data)
+    exe = {p.stem: p for p in cmake_consumer.rglob("*") if p.stem in ("rows_cpp", "cols_c") and p.is_file()}
+    rows = run([exe["rows_cpp"], data, *map(str, x.shape)]).split()
+    cols = run([exe["cols_c"], data, *map(str, x.shape)]).split()
+    assert rows == [str(i) for i in arg_reference(x, axis=1, keepdims=0, select_last_index=1)]
+    assert cols == [str(i) for i in arg_reference(x, axis=0, keepdims=1, op="min").ravel()]
+
+
+def test_cmake_package_refuses_another_major_version(prefix, tmp_path):
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(p LANGUAGES C)\n"
+        "find_package(argext 99.0 CONFIG REQUIRED)\n")
+    p = subprocess.run([CMAKE, "-S", tmp_path, "-B", tmp_path / "b", f"-DCMAKE_PREFIX_PATH={prefix}"],
+                       capture_output=True, text=True)
+    assert p.returncode != 0 and "version found is not compatible" in p.stderr, p.stderr

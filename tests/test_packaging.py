@@ -42,3 +42,10 @@ def test_importing_argext_keeps_the_gil_disabled():
     """A module without Py_MOD_GIL_NOT_USED would have re-enabled the GIL when imported."""
     assert "argext._core" in sys.modules
     assert not sys._is_gil_enabled()
+
+
+def test_stubs_are_installed():
+    """PEP 561: py.typed and a stub for argext, argext.dask and argext.onnx beside the modules."""
+    package = Path(argext.__file__).parent
+    for name in ("py.typed", "__init__.pyi", "dask.pyi", "onnx.pyi"):
+        assert (package / name).is_file(), name
