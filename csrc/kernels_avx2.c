@@ -1,14 +1,18 @@
 /*
  * kernels_avx2.c - the SIMD template (kernels_simd.h) on 256-bit AVX2
- * vectors. setup.py compiles this file alone with -mavx2 (gcc/clang; MSVC
- * needs no flag); dispatch.c runs it only where cpuid and xgetbv report
- * AVX2 and OS support for the YMM state.
+ * vectors, compiled for AVX2 by its target pragma (MSVC: /arch:AVX2 from the
+ * build); dispatch.c runs it only where cpuid and xgetbv report AVX2 and OS
+ * support for the YMM state.
  */
 #include "kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
 #include <string.h>
+
+#include "dtypes.h"
+
+ISA_TARGET_BEGIN("avx2")
 
 typedef __m256i vec;
 #define V_BYTES 32
@@ -168,7 +172,13 @@ VINLINE int64_t v_lane0(int w, vec v)
     }
 }
 
+VINLINE void v_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
+/* MXCSR.DAZ (bit 6). */
+VINLINE int v_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; }
+
 #define ISA_TABLE argext_kernels_avx2
 #include "kernels_simd.h"
+
+ISA_TARGET_END
 
 #endif /* ARGEXT_X86_64 */
