@@ -146,6 +146,7 @@ VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
 /* Rows shorter than a vector: masked loads (the masked-off lanes are not
    read, so they cannot fault) and a fill for the lanes outside the row. */
 #define HAS_ACTIVE_LOAD 1
+#define HAS_CMP64 1 /* vpcmpq */
 VINLINE vec v_load_active(int w, const char *p, uint64_t active)
 {
     switch (w) {

@@ -172,6 +172,7 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
    no masked load: rows shorter than a vector run the baseline. */
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
+#define HAS_CMP64 1 /* cmgt .2d */
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */

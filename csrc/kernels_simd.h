@@ -11,6 +11,7 @@
  *                                          int64 column indices to update
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
  *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
+ *   HAS_CMP64               1 if 64-bit lanes compare in one instruction
  *   v_prefetch(p)           a hint to fetch the cache line at p
  *   v_denormals_are_zero()  nonzero when float compares read denormal inputs
  *                           as zero (MXCSR.DAZ, FPCR.FZ), so v_fext cannot
@@ -354,6 +355,11 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
      : ((KT)-1 > 0)                  ? KIND_UNSIGNED                             \
                                      : KIND_SIGNED)
 
+/* Integer dtypes of 64-bit lanes where the ISA has no 64-bit compare
+   (HAS_CMP64 0): the baseline's scalar loop beats an emulated compare.
+   float64 stays: its row blocks take their extreme by float compares. */
+#define SIMD_SCALAR(ENUM, KT) (!HAS_CMP64 && sizeof(KT) == 8 && ARGEXT_##ENUM != ARGEXT_FLOAT64)
+
 /* Rows shorter than a vector: masked vectors where the ISA has them. */
 #if HAS_ACTIVE_LOAD
 #define SHORT_ROWS(ENUM, OP)                                                              \
@@ -378,7 +384,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                      void *bestp)                                             \
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
-        if (s != w || n < V_BYTES / w)                                                        \
+        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w)                               \
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
@@ -391,7 +397,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                    void *best, int64_t *idx)                                  \
     {                                                                                         \
         const int w = (int)sizeof(KT);                                                        \
-        if (cs != w || bn < V_BYTES / w) {                                                    \
+        if (SIMD_SCALAR(ENUM, KT) || cs != w || bn < V_BYTES / w) {                           \
             argext_kernels_baseline.cols[OP][ARGEXT_##ENUM](p, rows, rs, fw, bn, cs, f0, last, \
                                                             init, best, idx);                 \
             return;                                                                           \
@@ -404,7 +410,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
         SHORT_ROWS(ENUM, OP)                                                                  \
-        if (s != w || n < V_BYTES / w) {                                                      \
+        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w) {                             \
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \

@@ -176,6 +176,8 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
    no byte-granular masked load: rows shorter than a vector run the baseline. */
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
+/* SSE4.2's pcmpgtq; SSE2 emulates it in five instructions. */
+#define HAS_CMP64 SSE42
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */
