@@ -1,6 +1,5 @@
 """Build argext: the C core in csrc/ and the Cython front argext/_core.pyx."""
 
-import platform
 import re
 from pathlib import Path
 
@@ -23,16 +22,15 @@ def version():
     return re.search(r'#define ARGEXT_VERSION_STRING "([^"]+)"', header).group(1)
 
 
-# Per-file instruction-set flags for gcc/clang on x86-64: only the ISA's own
-# kernel file may use its instructions, and dispatch.c runs it only on CPUs
-# that have them. MSVC compiles intrinsics without flags; other
-# architectures compile these files to nothing.
-ISA_FLAGS = {
-    "kernels_avx2.c": ["-mavx2"],
-    "kernels_avx512.c": ["-mavx2", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"],
+# Each ISA's kernel file compiles its own code for its instruction set with a
+# target pragma (kernels.h), so gcc and clang need no per-file flags, and cross
+# and multi-architecture builds (macOS universal2) work. MSVC on x64 also gets
+# /arch on the AVX files, so that the compiler's own code there may use VEX.
+MSVC_X64_ARCH = {
+    "kernels_avx2.c": ["/arch:AVX2"],
+    "kernels_avx512.c": ["/arch:AVX512"],
 }
 THREAD_SYMBOLS = ["argext_get_num_threads", "argext_set_num_threads", "argext_version"]
-X86_64 = platform.machine().lower() in ("x86_64", "amd64", "x64")
 
 
 class BuildExt(build_ext):
@@ -46,14 +44,17 @@ class BuildExt(build_ext):
         for ext in self.extensions:
             ext.extra_compile_args = flags + ext.extra_compile_args
             ext.extra_link_args = links + ext.extra_link_args
-        if X86_64 and not msvc:
-            compile_one = self.compiler._compile
+        if msvc and self.plat_name == "win-amd64":
+            compile_all = self.compiler.compile
 
-            def compile_with_isa(obj, src, ext, cc_args, extra_postargs, pp_opts):
-                extra = extra_postargs + ISA_FLAGS.get(Path(src).name, [])
-                compile_one(obj, src, ext, cc_args, extra, pp_opts)
+            def compile_per_file(sources, *args, extra_postargs=None, **kwargs):
+                objects = []
+                for src in sources:
+                    extra = (extra_postargs or []) + MSVC_X64_ARCH.get(Path(src).name, [])
+                    objects += compile_all([src], *args, extra_postargs=extra, **kwargs)
+                return objects
 
-            self.compiler._compile = compile_with_isa
+            self.compiler.compile = compile_per_file
         super().build_extensions()
 
 

@@ -72,6 +72,9 @@ cdef extern from "argext.h" nogil:
         ARGEXT_ISA_BASELINE
         ARGEXT_ISA_AVX2
         ARGEXT_ISA_AVX512
+        ARGEXT_ISA_SSE2
+        ARGEXT_ISA_SSE42
+        ARGEXT_ISA_NEON
         ARGEXT_ISA_COUNT
 
     const char *argext_version()

@@ -435,6 +435,8 @@ def version():
 
 
 _ISA_NAMES = tuple(argext_isa_name(<argext_isa>i).decode() for i in range(ARGEXT_ISA_COUNT))
+# Lowest first, as dispatch.c ranks them (the C enum's values are in order of addition).
+_ISA_RANK = {n: r for r, n in enumerate(("baseline", "sse2", "sse42", "neon", "avx2", "avx512"))}
 
 
 def get_isa():
@@ -444,11 +446,13 @@ def get_isa():
 
 def supported_isas():
     """Names of the levels this CPU and build can run, lowest first."""
-    return tuple(n for i, n in enumerate(_ISA_NAMES) if argext_isa_supported(<argext_isa>i))
+    return tuple(sorted((n for i, n in enumerate(_ISA_NAMES) if argext_isa_supported(<argext_isa>i)),
+                        key=_ISA_RANK.__getitem__))
 
 
 def set_isa(name):
-    """Force a kernel level ("baseline", "avx2", "avx512") or None for the best."""
+    """Force a kernel level (a name of supported_isas(): "baseline", "sse2", "sse42",
+    "avx2", "avx512" on x86-64, "neon" on arm64) or None for the best."""
     cdef int i
     if name is None:
         i = argext_isa_best()

@@ -137,11 +137,16 @@ typedef enum argext_direction {
     ARGEXT_LAST = 1   /* DML_AXIS_DIRECTION_DECREASING, select_last_index=1 */
 } argext_direction;
 
+/* Instruction-set levels. The values are ABI: new levels are appended, so
+   their order is not their rank (argext_isa_best knows the ranking). */
 typedef enum argext_isa {
-    ARGEXT_ISA_BASELINE = 0, /* portable C, SSE2 on x86-64, NEON on arm64 */
-    ARGEXT_ISA_AVX2 = 1,
-    ARGEXT_ISA_AVX512 = 2,
-    ARGEXT_ISA_COUNT = 3
+    ARGEXT_ISA_BASELINE = 0, /* portable C (what the compiler vectorises) */
+    ARGEXT_ISA_AVX2 = 1,     /* x86-64 */
+    ARGEXT_ISA_AVX512 = 2,   /* x86-64: F, BW, VL, DQ */
+    ARGEXT_ISA_SSE2 = 3,     /* x86-64 */
+    ARGEXT_ISA_SSE42 = 4,    /* x86-64: SSE4.1 and SSE4.2 */
+    ARGEXT_ISA_NEON = 5,     /* AArch64 Advanced SIMD */
+    ARGEXT_ISA_COUNT = 6
 } argext_isa;
 
 /* Run-time library version, "MAJOR.MINOR.PATCH". */
@@ -275,7 +280,7 @@ ARGEXT_API int argext_isa_supported(argext_isa isa);     /* 1 if this CPU and bu
 ARGEXT_API argext_isa argext_isa_best(void);             /* best supported level */
 ARGEXT_API argext_isa argext_get_isa(void);              /* level in use */
 ARGEXT_API argext_status argext_set_isa(argext_isa isa); /* force a supported level */
-ARGEXT_API const char *argext_isa_name(argext_isa isa);  /* "baseline", "avx2", "avx512" */
+ARGEXT_API const char *argext_isa_name(argext_isa isa);  /* "baseline", "sse2", "avx2", ... */
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /*
  * cpu_features.c - which SIMD levels this CPU and its OS run: cpuid for the
  * instructions, xgetbv for the OS saving the vector registers (YMM for AVX2;
- * YMM, ZMM and mask registers for AVX-512). Other architectures report the
- * baseline only (NEON is part of the arm64 baseline).
+ * YMM, ZMM and mask registers for AVX-512). SSE2 is part of x86-64 and NEON
+ * (Advanced SIMD) part of AArch64; other architectures run the baseline only.
  */
 #include "cpu_features.h"
 #include "kernels.h"
@@ -33,18 +33,44 @@ static uint64_t xcr0(void)
 }
 #endif
 
+#ifdef __APPLE__
+#include <sys/sysctl.h>
+/* macOS enables the ZMM state lazily, on a process's first AVX-512
+   instruction, so XCR0 does not show it beforehand; the kernel reports the
+   extensions it will enable through sysctl instead. */
+static int darwin_has(const char *name)
+{
+    int v = 0;
+    size_t n = sizeof v;
+    return sysctlbyname(name, &v, &n, NULL, 0) == 0 && v != 0;
+}
+static int os_avx512(uint64_t xcr)
+{
+    return (xcr & 0xe6) == 0xe6 ||
+           ((xcr & 0x6) == 0x6 && darwin_has("hw.optional.avx512f") &&
+            darwin_has("hw.optional.avx512bw") && darwin_has("hw.optional.avx512vl") &&
+            darwin_has("hw.optional.avx512dq"));
+}
+#else
+/* XMM|YMM|opmask|ZMM_Hi256|Hi16_ZMM state enabled. */
+static int os_avx512(uint64_t xcr) { return (xcr & 0xe6) == 0xe6; }
+#endif
+
 int argext_cpu_has(argext_isa isa)
 {
     unsigned r[4];
-    if (isa == ARGEXT_ISA_BASELINE)
+    if (isa == ARGEXT_ISA_BASELINE || isa == ARGEXT_ISA_SSE2)
         return 1;
     cpuid(0, 0, r);
     unsigned max_leaf = r[0];
-    if (max_leaf < 7)
+    if (max_leaf < 1)
         return 0;
     cpuid(1, 0, r);
+    const unsigned sse41 = 1u << 19, sse42 = 1u << 20;
+    if (isa == ARGEXT_ISA_SSE42)
+        return (r[2] & (sse41 | sse42)) == (sse41 | sse42);
     const unsigned osxsave = 1u << 27, avx = 1u << 28;
-    if ((r[2] & (osxsave | avx)) != (osxsave | avx))
+    if (max_leaf < 7 || (r[2] & (osxsave | avx)) != (osxsave | avx))
         return 0;
     uint64_t xcr = xcr0();
     cpuid(7, 0, r);
@@ -52,12 +78,16 @@ int argext_cpu_has(argext_isa isa)
     if (isa == ARGEXT_ISA_AVX2)
         return (xcr & 0x6) == 0x6 && (ebx & (1u << 5)); /* XMM|YMM state; AVX2 */
     if (isa == ARGEXT_ISA_AVX512) {
-        /* XMM|YMM|opmask|ZMM_Hi256|Hi16_ZMM; F (16), DQ (17), BW (30), VL (31) */
+        /* F (16), DQ (17), BW (30), VL (31) */
         const unsigned need = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);
-        return (xcr & 0xe6) == 0xe6 && (ebx & need) == need && (ebx & (1u << 5));
+        return os_avx512(xcr) && (ebx & need) == need && (ebx & (1u << 5));
     }
     return 0;
 }
+
+#elif defined(ARGEXT_AARCH64)
+
+int argext_cpu_has(argext_isa isa) { return isa == ARGEXT_ISA_BASELINE || isa == ARGEXT_ISA_NEON; }
 
 #else
 

@@ -3,12 +3,13 @@
  *
  * The level is chosen once, on first use: the best one this CPU and build
  * run, or the one named by the environment variable ARGEXT_ISA
- * ("baseline", "avx2", "avx512") when it is supported here; an unknown or
- * unsupported value is ignored. argext_set_isa changes it later. The choice
- * is a single int read and written atomically (relaxed: it guards no other
- * data); every racing first use computes it identically, and a program that
- * calls argext_set_isa while other threads run kernels may see either level
- * in those calls (each call reads the level once).
+ * ("baseline", "sse2", "sse42", "avx2", "avx512", "neon") when it is
+ * supported here; an unknown or unsupported value is ignored.
+ * argext_set_isa changes it later. The choice is a single int read and
+ * written atomically (relaxed: it guards no other data); every racing first
+ * use computes it identically, and a program that calls argext_set_isa while
+ * other threads run kernels may see either level in those calls (each call
+ * reads the level once).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,29 @@
 static const argext_kernel_table *const tables[ARGEXT_ISA_COUNT] = {
     [ARGEXT_ISA_BASELINE] = &argext_kernels_baseline,
 #ifdef ARGEXT_X86_64
+    [ARGEXT_ISA_SSE2] = &argext_kernels_sse2,
+    [ARGEXT_ISA_SSE42] = &argext_kernels_sse42,
     [ARGEXT_ISA_AVX2] = &argext_kernels_avx2,
     [ARGEXT_ISA_AVX512] = &argext_kernels_avx512,
+#endif
+#ifdef ARGEXT_AARCH64
+    [ARGEXT_ISA_NEON] = &argext_kernels_neon,
 #endif
 };
 
 static const char *const isa_names[ARGEXT_ISA_COUNT] = {
     [ARGEXT_ISA_BASELINE] = "baseline",
+    [ARGEXT_ISA_SSE2] = "sse2",
+    [ARGEXT_ISA_SSE42] = "sse42",
     [ARGEXT_ISA_AVX2] = "avx2",
     [ARGEXT_ISA_AVX512] = "avx512",
+    [ARGEXT_ISA_NEON] = "neon",
+};
+
+/* The levels, lowest first (the enum's values are in order of addition). */
+static const argext_isa ranked[ARGEXT_ISA_COUNT] = {
+    ARGEXT_ISA_BASELINE, ARGEXT_ISA_SSE2, ARGEXT_ISA_SSE42,
+    ARGEXT_ISA_NEON,     ARGEXT_ISA_AVX2, ARGEXT_ISA_AVX512,
 };
 
 /* -1 until the first use; then the level in use. */
@@ -49,10 +64,10 @@ int argext_isa_supported(argext_isa isa)
 
 argext_isa argext_isa_best(void)
 {
-    int isa = ARGEXT_ISA_COUNT - 1;
-    while (!argext_isa_supported((argext_isa)isa))
-        isa--;
-    return (argext_isa)isa;
+    int r = ARGEXT_ISA_COUNT - 1;
+    while (!argext_isa_supported(ranked[r]))
+        r--;
+    return ranked[r];
 }
 
 static argext_isa chosen(void)

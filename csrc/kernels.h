@@ -62,13 +62,40 @@ typedef struct argext_kernel_table {
 const argext_kernel_table *argext_active_kernels(void);
 
 extern const argext_kernel_table argext_kernels_baseline;
-/* x86-64 only; each ISA's kernels fall back to the baseline ones for
-   layouts they do not vectorise (strided rows, rows shorter than a vector). */
+/* Each ISA's kernels fall back to the baseline ones for layouts they do not
+   vectorise (strided rows, rows shorter than a vector). x86-64: */
+extern const argext_kernel_table argext_kernels_sse2;
+extern const argext_kernel_table argext_kernels_sse42;
 extern const argext_kernel_table argext_kernels_avx2;
 extern const argext_kernel_table argext_kernels_avx512;
+/* AArch64: */
+extern const argext_kernel_table argext_kernels_neon;
 
-#if defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)
+/* The target, not the host: these follow the compiler's own target macros,
+   so cross compiles and one-pass multi-architecture compiles (macOS
+   universal2) pick the right files. MSVC's ARM64EC also defines _M_X64 but
+   runs ARM code: it gets the baseline only. */
+#if (defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)) && !defined(_M_ARM64EC)
 #define ARGEXT_X86_64 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define ARGEXT_AARCH64 1
+#endif
+
+/* ISA_TARGET_BEGIN("avx2") ... ISA_TARGET_END: the functions defined in
+   between are compiled for that instruction set, whatever the command line
+   says (GCC and clang; MSVC compiles any intrinsic, and setup.py and
+   CMakeLists.txt give it /arch for the AVX files). Headers go before. */
+#define ARGEXT_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define ISA_TARGET_BEGIN(t) \
+    ARGEXT_PRAGMA(clang attribute push(__attribute__((target(t))), apply_to = function))
+#define ISA_TARGET_END ARGEXT_PRAGMA(clang attribute pop)
+#elif defined(__GNUC__)
+#define ISA_TARGET_BEGIN(t) ARGEXT_PRAGMA(GCC push_options) ARGEXT_PRAGMA(GCC target(t))
+#define ISA_TARGET_END ARGEXT_PRAGMA(GCC pop_options)
+#else
+#define ISA_TARGET_BEGIN(t)
+#define ISA_TARGET_END
 #endif
 
 #endif /* ARGEXT_KERNELS_H */

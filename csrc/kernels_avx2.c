@@ -1,14 +1,18 @@
 /*
  * kernels_avx2.c - the SIMD template (kernels_simd.h) on 256-bit AVX2
- * vectors. setup.py compiles this file alone with -mavx2 (gcc/clang; MSVC
- * needs no flag); dispatch.c runs it only where cpuid and xgetbv report
- * AVX2 and OS support for the YMM state.
+ * vectors, compiled for AVX2 by its target pragma (MSVC: /arch:AVX2 from the
+ * build); dispatch.c runs it only where cpuid and xgetbv report AVX2 and OS
+ * support for the YMM state.
  */
 #include "kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
 #include <string.h>
+
+#include "dtypes.h"
+
+ISA_TARGET_BEGIN("avx2")
 
 typedef __m256i vec;
 #define V_BYTES 32
@@ -138,6 +142,7 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
    no byte-granular masked load: rows shorter than a vector run the baseline. */
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
+#define HAS_CMP64 1 /* pcmpgtq */
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */
@@ -168,7 +173,13 @@ VINLINE int64_t v_lane0(int w, vec v)
     }
 }
 
+VINLINE void v_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
+/* MXCSR.DAZ (bit 6). */
+VINLINE int v_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; }
+
 #define ISA_TABLE argext_kernels_avx2
 #include "kernels_simd.h"
+
+ISA_TARGET_END
 
 #endif /* ARGEXT_X86_64 */

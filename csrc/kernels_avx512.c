@@ -1,14 +1,19 @@
 /*
  * kernels_avx512.c - the SIMD template (kernels_simd.h) on 512-bit
- * AVX-512 F/BW vectors with mask registers. setup.py compiles this file
- * alone with -mavx512f -mavx512bw -mavx512vl -mavx512dq (gcc/clang; MSVC
- * needs no flag); dispatch.c runs it only where cpuid and xgetbv report
- * those extensions and OS support for the ZMM state.
+ * AVX-512 F/BW vectors with mask registers, compiled for AVX-512 F/BW/VL/DQ
+ * by its target pragma (MSVC: /arch:AVX512 from the build); dispatch.c runs
+ * it only where cpuid and the OS (xgetbv; on macOS, the kernel's lazy ZMM
+ * enable) report those extensions and support for the ZMM state.
  */
 #include "kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
+#include <string.h>
+
+#include "dtypes.h"
+
+ISA_TARGET_BEGIN("avx2,avx512f,avx512bw,avx512vl,avx512dq")
 
 typedef __m512i vec;
 #define V_BYTES 64
@@ -141,6 +146,7 @@ VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
 /* Rows shorter than a vector: masked loads (the masked-off lanes are not
    read, so they cannot fault) and a fill for the lanes outside the row. */
 #define HAS_ACTIVE_LOAD 1
+#define HAS_CMP64 1 /* vpcmpq */
 VINLINE vec v_load_active(int w, const char *p, uint64_t active)
 {
     switch (w) {
@@ -192,7 +198,13 @@ VINLINE int64_t v_lane0(int w, vec v)
     }
 }
 
+VINLINE void v_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
+/* MXCSR.DAZ (bit 6). */
+VINLINE int v_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; }
+
 #define ISA_TABLE argext_kernels_avx512
 #include "kernels_simd.h"
+
+ISA_TARGET_END
 
 #endif /* ARGEXT_X86_64 */

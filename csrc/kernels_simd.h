@@ -1,16 +1,26 @@
 /*
- * kernels_simd.h - the one SIMD kernel template, included by each x86-64
- * ISA file (kernels_avx2.c, kernels_avx512.c) after it has defined:
+ * kernels_simd.h - the one SIMD kernel template, included by each ISA file
+ * (kernels_sse2.c, kernels_sse42.c, kernels_avx2.c, kernels_avx512.c on
+ * x86-64; kernels_neon.c on AArch64) after it has defined:
  *
  *   vec, V_BYTES            the integer vector type and its size in bytes
  *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
- *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max,
+ *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max, v_fext,
  *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax_within, v_lane0   (see kernels_avx2.c)
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
  *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
+ *   HAS_CMP64               1 if 64-bit lanes compare in one instruction
+ *   v_prefetch(p)           a hint to fetch the cache line at p
+ *   v_denormals_are_zero()  nonzero when float compares read denormal inputs
+ *                           as zero (MXCSR.DAZ, FPCR.FZ), so v_fext cannot
+ *                           order them
  *   ISA_TABLE               the name of the kernel table to define
+ *
+ * Each ISA file compiles its own code for its instruction set with a target
+ * pragma (ISA_TARGET_BEGIN / ISA_TARGET_END in kernels.h), so the build needs
+ * no per-file flags and one compile can target several architectures.
  *
  * Keys are those of dtypes.h, held as signed lanes of the element's width:
  * unsigned keys get their sign bit flipped, so one signed comparison orders
@@ -185,11 +195,11 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
  */
 /* Whether rows of n elements take their float blocks natively (block_max):
    float32/float64 rows long enough for a block, with denormals not read as
-   zero (DAZ, MXCSR bit 6). Asked once per kernel call: reading MXCSR is slow. */
+   zero. Asked once per kernel call: reading the FP control register is slow. */
 VINLINE int native_blocks(int w, int kind, int64_t n)
 {
     return kind == KIND_FLOAT && w >= 4 && n >= (V_BYTES / w) * BLOCK_VECS &&
-           !(_mm_getcsr() & 0x40);
+           !v_denormals_are_zero();
 }
 
 VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
@@ -298,7 +308,7 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
         (void)f;                                                                        \
         COLS_FOR_EACH_VECTOR({                                                          \
             if (gaps)                                                                   \
-                _mm_prefetch(q + rs + jj * w, _MM_HINT_T0);                             \
+                v_prefetch(q + rs + jj * w);                                            \
             vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);                       \
             vec b = v_xor(v_load(best + jj * w), flip);                                 \
             if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {             \
@@ -345,6 +355,11 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
      : ((KT)-1 > 0)                  ? KIND_UNSIGNED                             \
                                      : KIND_SIGNED)
 
+/* Integer dtypes of 64-bit lanes where the ISA has no 64-bit compare
+   (HAS_CMP64 0): the baseline's scalar loop beats an emulated compare.
+   float64 stays: its row blocks take their extreme by float compares. */
+#define SIMD_SCALAR(ENUM, KT) (!HAS_CMP64 && sizeof(KT) == 8 && ARGEXT_##ENUM != ARGEXT_FLOAT64)
+
 /* Rows shorter than a vector: masked vectors where the ISA has them. */
 #if HAS_ACTIVE_LOAD
 #define SHORT_ROWS(ENUM, OP)                                                              \
@@ -369,7 +384,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                      void *bestp)                                             \
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
-        if (s != w || n < V_BYTES / w)                                                        \
+        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w)                               \
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
@@ -382,7 +397,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                    void *best, int64_t *idx)                                  \
     {                                                                                         \
         const int w = (int)sizeof(KT);                                                        \
-        if (cs != w || bn < V_BYTES / w) {                                                    \
+        if (SIMD_SCALAR(ENUM, KT) || cs != w || bn < V_BYTES / w) {                           \
             argext_kernels_baseline.cols[OP][ARGEXT_##ENUM](p, rows, rs, fw, bn, cs, f0, last, \
                                                             init, best, idx);                 \
             return;                                                                           \
@@ -395,7 +410,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
         SHORT_ROWS(ENUM, OP)                                                                  \
-        if (s != w || n < V_BYTES / w) {                                                      \
+        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w) {                             \
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \

@@ -60,16 +60,24 @@ def prefix(cc, tmp_path_factory):
     return prefix
 
 
-def installed_lib(prefix, name):
-    hits = sorted(prefix.glob(f"lib*/{name}"))
-    assert hits, f"{name} not installed under {prefix}"
+def installed_lib(prefix, name, folder="lib*"):
+    hits = sorted(prefix.glob(f"{folder}/{name}"))
+    assert hits, f"{name} not installed under {prefix}/{folder}"
     return hits[0]
+
+
+def shared_lib(prefix):
+    """The installed shared libargext: a DLL goes to bin/ on Windows (CMake's
+    RUNTIME destination), the others to lib*/."""
+    if sys.platform == "win32":
+        return installed_lib(prefix, "argext.dll", "bin")
+    return installed_lib(prefix, "libargext.dylib" if sys.platform == "darwin" else "libargext.so")
 
 
 def test_install_tree(prefix):
     assert (prefix / "include" / "argext.h").is_file()
     installed_lib(prefix, "libargext.a")
-    installed_lib(prefix, "libargext.so" if sys.platform != "darwin" else "libargext.dylib")
+    shared_lib(prefix)
     pc = installed_lib(prefix, "pkgconfig/argext.pc").read_text()
     assert f"Version: {argext.__version__}" in pc
 
@@ -188,7 +196,7 @@ def tensor(buf, dtype, shape, strides=None, rank=None):
 
 @pytest.fixture(scope="module")
 def lib(prefix):
-    lib = ctypes.CDLL(str(installed_lib(prefix, "libargext.so")))
+    lib = ctypes.CDLL(str(shared_lib(prefix)))
     for name in ("argext_argmax", "argext_argmin"):
         getattr(lib, name).argtypes = [ctypes.POINTER(Tensor), ctypes.POINTER(Tensor), I64,
                                        ctypes.c_int, ctypes.c_int]
@@ -442,7 +450,7 @@ except ImportError as e:
 ])
 def test_import_argext_checks_versions(capsule_module, prefix, abi, api, message):
     """import_argext refuses a table of another ABI, or of an older API, with a clear error."""
-    probe = ABI_PROBE.format(abi=abi, api=api, lib=str(installed_lib(prefix, "libargext.so")),
+    probe = ABI_PROBE.format(abi=abi, api=api, lib=str(shared_lib(prefix)),
                              path=str(Path(capsule_module.__file__).parent))
     out = run([sys.executable, "-I", "-c", probe])
     assert message.replace("0.1.0", argext.__version__) in out

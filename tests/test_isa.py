@@ -6,6 +6,7 @@ block, short rows in batches, reductions split into pieces, NaN and +-0 at
 block boundaries, ties across blocks, and integer extremes (early exit)."""
 
 import os
+import platform
 import subprocess
 import sys
 
@@ -181,6 +182,48 @@ def test_set_isa_rejects_unknown_and_restores():
     with pytest.raises(ValueError):
         argext.set_isa("sse9")
     assert argext.supported_isas()[0] == "baseline"
+
+
+def _cpuinfo_flags():
+    """The x86 feature flags Linux reports for this CPU (an independent
+    reading of cpuid and of what the OS enabled), or None elsewhere."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return None
+
+
+def test_levels_follow_the_machine():
+    """Lowest first; the levels of this architecture, as the OS reports the CPU."""
+    levels = argext.supported_isas()
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
+        assert levels[:2] == ("baseline", "sse2")
+        flags = _cpuinfo_flags()
+        if flags is not None:
+            want = ["baseline", "sse2"]
+            if {"sse4_1", "sse4_2"} <= flags:
+                want.append("sse42")
+            if "avx2" in flags:
+                want.append("avx2")
+            if {"avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags:
+                want.append("avx512")
+            assert levels == tuple(want)
+    elif machine in ("aarch64", "arm64"):
+        assert levels == ("baseline", "neon")
+    else:
+        assert levels == ("baseline",)
+
+
+def test_best_level_is_the_default():
+    code = "import argext; print(argext.get_isa())"
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True,
+                         env={k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}).stdout.strip()
+    assert out == argext.supported_isas()[-1]
 
 
 def test_env_override_in_subprocess():

@@ -17,7 +17,8 @@
  * starting a thread per part), and from several threads at once.
  *
  * Built by .ci/sanitize under ASan+UBSan, ThreadSanitizer and valgrind.
- * Usage: driver [fuzz_iterations [seed]]; prints "driver: N passed, M failed".
+ * Usage: [ARGEXT_ISA=level] driver [fuzz_iterations [seed]]; prints
+ * "driver: N passed, M failed". With ARGEXT_ISA, that level only.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -30,9 +31,30 @@
 #include "argext.h"
 #include "threads.h" /* argext_set_min_part_bytes */
 
+/* Flushing denormal inputs to zero for float compares (fp_flush) and
+   restoring the previous state (fp_restore), where the driver knows how. */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
-#define HAVE_MXCSR 1
+#define HAVE_FLUSH 1
+typedef unsigned fp_state;
+static fp_state fp_flush(void)
+{
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040); /* MXCSR DAZ and FTZ */
+    return csr;
+}
+static void fp_restore(fp_state csr) { _mm_setcsr(csr); }
+#elif defined(__aarch64__) && defined(__GNUC__)
+#define HAVE_FLUSH 1
+typedef uint64_t fp_state;
+static fp_state fp_flush(void)
+{
+    uint64_t fpcr, fz = UINT64_C(1) << 24; /* FPCR.FZ */
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr | fz));
+    return fpcr;
+}
+static void fp_restore(fp_state fpcr) { __asm__ volatile("msr fpcr, %0" : : "r"(fpcr)); }
 #endif
 
 #define MAXR ARGEXT_MAX_RANK
@@ -643,7 +665,8 @@ static void random_request(request *q, int op, int dtype, int rank, int64_t max_
 static void test_entry_points(int cases_per_combo, int one_axis)
 {
     static const int64_t long_shapes[][3] = {
-        {1, 700, 1}, {3, 1100, 1}, {2, 3, 1500}, {1, 1, 2600}, {600, 2, 1}, {1030, 3, 1}, {2, 257, 5}};
+        {1, 700, 1}, {3, 1100, 1}, {2, 3, 1500}, {1, 1, 2600}, {600, 2, 1}, {1030, 3, 1}, {2, 257, 5},
+        {1, 1, 9000}}; /* several branch-free chunks of int8 at 128 bits */
     for (int op = 0; op < OP_COUNT; op++)
         for (int dt = 0; dt < ARGEXT_DTYPE_COUNT; dt++) {
             for (int c = 0; c < cases_per_combo; c++) {
@@ -872,10 +895,10 @@ static void test_bad_descriptors(void)
         CHECK(argext_status_string((argext_status)s) != NULL, "status_string(%d)", s);
 }
 
-#ifdef HAVE_MXCSR
-/* With denormals-are-zero set (as some libraries leave the MXCSR), a float
-   compare would read denormals as 0: the kernels must still tell the smallest
-   denormal from zero. Rows long enough for the blocked scans; the expected
+#ifdef HAVE_FLUSH
+/* With denormals flushed to zero (MXCSR.DAZ, FPCR.FZ: as some libraries leave
+   them), a float compare would read denormals as 0: the kernels must still
+   tell the smallest denormal from zero. Rows long enough for the blocked scans; the expected
    index is known by construction, since a reference reading floats would be
    flushed as well. */
 static void test_denormals_under_daz(void)
@@ -883,8 +906,7 @@ static void test_denormals_under_daz(void)
     enum { N = 2000, AT = 1337 };
     static float f32[N];
     static double f64[N];
-    const unsigned csr = _mm_getcsr();
-    _mm_setcsr(csr | 0x8040); /* DAZ and FTZ */
+    const fp_state saved = fp_flush();
     for (int sign = 1; sign >= -1; sign -= 2) {
         for (int i = 0; i < N; i++) {
             f32[i] = 0.0f;
@@ -908,7 +930,7 @@ static void test_denormals_under_daz(void)
             CHECK(st == ARGEXT_OK && got == AT, "status %d, index %" PRId64 ", expected %d", st, got, AT);
         }
     }
-    _mm_setcsr(csr);
+    fp_restore(saved);
 }
 #endif
 
@@ -1038,14 +1060,24 @@ int main(int argc, char **argv)
     hardmax_float_only = argext_hardmax(&pin, &pout, 0, 13) == ARGEXT_ERR_DTYPE;
     printf("driver: argext_hardmax takes %s\n", hardmax_float_only ? "float dtypes only" : "every dtype");
     test_bad_descriptors();
+    /* ARGEXT_ISA (read by the library on first use) names the one level to
+       test; it must be the level in use. Without it, every supported level. */
+    const char *only = getenv("ARGEXT_ISA");
+    if (only) {
+        snprintf(where, sizeof where, "ARGEXT_ISA=%s", only);
+        CHECK(strcmp(argext_isa_name(argext_get_isa()), only) == 0, "level in use: %s",
+              argext_isa_name(argext_get_isa()));
+    }
     for (int isa = 0; isa < ARGEXT_ISA_COUNT; isa++) {
-        if (!argext_isa_supported((argext_isa)isa))
+        if (!argext_isa_supported((argext_isa)isa) ||
+            (only && strcmp(argext_isa_name((argext_isa)isa), only) != 0))
             continue;
+        printf("driver: level %s\n", argext_isa_name((argext_isa)isa));
         snprintf(where, sizeof where, "set_isa(%d)", isa);
         CHECK(argext_set_isa((argext_isa)isa) == ARGEXT_OK && argext_get_isa() == (argext_isa)isa,
               "cannot select ISA %d", isa);
         test_entry_points(iterations >= 5000 ? 12 : 3, 0);
-#ifdef HAVE_MXCSR
+#ifdef HAVE_FLUSH
         test_denormals_under_daz();
 #endif
         fuzz(iterations);
