@@ -4,6 +4,7 @@ from libc.stdint cimport int64_t
 
 cdef extern from "argext.h" nogil:
     int ARGEXT_MAX_RANK
+    int ARGEXT_BYTESWAPPED
 
     ctypedef enum argext_dtype:
         ARGEXT_FLOAT16
@@ -34,6 +35,23 @@ cdef extern from "argext.h" nogil:
         ARGEXT_ERR_NOMEM
         ARGEXT_ERR_ISA
 
+    ctypedef enum argext_arg:
+        ARGEXT_ARG_NONE
+        ARGEXT_ARG_DATA
+        ARGEXT_ARG_OUTPUT
+        ARGEXT_ARG_AXIS
+        ARGEXT_ARG_AXES
+        ARGEXT_ARG_KEEPDIMS
+        ARGEXT_ARG_SELECT_LAST_INDEX
+        ARGEXT_ARG_DIRECTION
+        ARGEXT_ARG_VERSION
+
+    ctypedef struct argext_error:
+        argext_status status
+        argext_arg arg
+        int index
+        int64_t value
+
     ctypedef struct argext_tensor:
         void *data
         argext_dtype dtype
@@ -54,6 +72,7 @@ cdef extern from "argext.h" nogil:
     const char *argext_version()
     const char *argext_status_string(argext_status status)
     size_t argext_dtype_size(argext_dtype dtype)
+    argext_error argext_last_error()
 
     argext_status argext_argmax(const argext_tensor *data, const argext_tensor *reduced,
                                 int64_t axis, int keepdims, int select_last_index)

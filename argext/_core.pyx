@@ -5,6 +5,7 @@ Every check that can fail runs before the C call; the C core validates its
 descriptors again for its own C users, and runs with the GIL released.
 """
 import operator
+import sys
 
 import numpy as np
 
@@ -138,12 +139,25 @@ cdef int _dtype_code(cnp.dtype dt):
     return -1
 
 
+cdef int _refuse_masked(object context, str what, object data) except -1:
+    """A masked array's values are not its data buffer; ONNX has no masks, and
+    honouring one would mean a filled copy. numpy.ma not yet imported: no
+    masked array can exist."""
+    ma = sys.modules.get("numpy.ma")
+    if ma is not None and isinstance(data, ma.MaskedArray):
+        raise TypeError(f"{context}: {what} is a numpy.ma.MaskedArray, whose masked elements "
+                        f"the operator cannot skip; pass data.filled(value) to choose what "
+                        f"they count as, or use numpy.ma's own argmax/argmin")
+    return 0
+
+
 cdef cnp.ndarray _intake(object context, str what, object data, unsigned int allowed, int *code):
     """`data` as an array of an allowed dtype in native byte order."""
     cdef cnp.ndarray arr
     if type(data) is np.ndarray:
         arr = <cnp.ndarray>data
     else:
+        _refuse_masked(context, what, data)
         try:
             arr = np.asarray(data)
         except (ValueError, TypeError) as e:
@@ -157,8 +171,8 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
         names = [n for i, n in enumerate(_DTYPE_NAMES) if (allowed >> i) & 1]
         raise SpecTypeError(f"{context}: {what} has dtype {dt}, which it does not support "
                             f"(supported: {', '.join(names)})")
-    if not dt.isnative:
-        arr = arr.astype(dt.newbyteorder("="))
+    if not dt.isnative:  # read in place: the C core swaps bounded blocks
+        code[0] |= ARGEXT_BYTESWAPPED
     return arr
 
 
@@ -313,11 +327,12 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     # A fresh output comes from np.zeros: the OS hands out zeroed pages, so
     # the kernel writes only the ones instead of zeroing memory twice.
     cdef bint onto_zeros = out is None
-    cdef cnp.ndarray result = (np.zeros((<object>arr).shape, arr.dtype) if onto_zeros else
-                               _output(v.name, out, (<object>arr).shape, arr.dtype, arr))
+    odt = arr.dtype if arr.dtype.isnative else arr.dtype.newbyteorder("=")
+    cdef cnp.ndarray result = (np.zeros((<object>arr).shape, odt) if onto_zeros else
+                               _output(v.name, out, (<object>arr).shape, odt, arr))
     cdef Descriptor din, dout
     _describe(&din, arr, code)
-    _describe(&dout, result, code)
+    _describe(&dout, result, code & ~ARGEXT_BYTESWAPPED)
     cdef argext_status st
     cdef int version = v.since
     with nogil:

@@ -8,15 +8,21 @@
  * Tensors are described by argext_tensor: a data pointer, a dtype, a rank,
  * a shape and byte strides (NULL strides mean C-contiguous). Every entry
  * point validates its descriptors, writes nothing on error and returns an
- * argext_status.
+ * argext_status; argext_last_error() then names the argument and the value
+ * that was refused.
  *
  * Threads: every function may be called from any number of threads at once
  * (on distinct outputs). The only global state is the ISA choice: set it with
  * argext_set_isa once, before calls run concurrently; each call reads it once.
  *
- * Allocation: argext_hardmax and argext_hardmax_onto_zeros allocate one int64
- * index per output row
- * (malloc, freed before it returns); nothing else allocates.
+ * Memory: a call uses at most 16 KiB of the caller's stack. Larger scratch
+ * (about 200 KiB: column keys, byte-swap blocks, the plan) is one block per
+ * thread, allocated on the thread's first call and freed when the thread
+ * exits (POSIX threads, Windows fibre-local storage; elsewhere it is
+ * allocated and freed by each call). argext_hardmax and
+ * argext_hardmax_onto_zeros also allocate one int64 index per output row
+ * (malloc, freed before they return). Input is read in place: byte-swapped
+ * input is swapped block by block into that scratch, never copied whole.
  */
 #ifndef ARGEXT_H
 #define ARGEXT_H
@@ -62,6 +68,13 @@ typedef enum argext_dtype {
     ARGEXT_DTYPE_COUNT = 12
 } argext_dtype;
 
+/*
+ * A flag or'ed into argext_tensor.dtype: the elements are stored in the
+ * opposite byte order to this machine's (NumPy's non-native byte order). Input
+ * tensors and Hardmax outputs take it; index outputs do not.
+ */
+#define ARGEXT_BYTESWAPPED 0x100
+
 typedef enum argext_status {
     ARGEXT_OK = 0,
     ARGEXT_ERR_NULL = 1,        /* a required pointer is NULL */
@@ -76,6 +89,38 @@ typedef enum argext_status {
     ARGEXT_ERR_NOMEM = 10,      /* allocation failed */
     ARGEXT_ERR_ISA = 11         /* ISA unknown or not supported by this CPU */
 } argext_status;
+
+/* The argument a refused call names (argext_last_error). */
+typedef enum argext_arg {
+    ARGEXT_ARG_NONE = 0,
+    ARGEXT_ARG_DATA = 1,              /* the input tensor */
+    ARGEXT_ARG_OUTPUT = 2,            /* the output tensor */
+    ARGEXT_ARG_AXIS = 3,
+    ARGEXT_ARG_AXES = 4,              /* the axes list, or its length */
+    ARGEXT_ARG_KEEPDIMS = 5,
+    ARGEXT_ARG_SELECT_LAST_INDEX = 6,
+    ARGEXT_ARG_DIRECTION = 7,
+    ARGEXT_ARG_VERSION = 8
+} argext_arg;
+
+/*
+ * What the last call of the calling thread refused (status ARGEXT_OK after a
+ * call that succeeded):
+ *   arg    the argument at fault;
+ *   index  the dimension of a DATA or OUTPUT shape, or the entry of AXES
+ *          (with value == naxes and index -1: the length); -1 otherwise;
+ *   value  the refused value: the axis or attribute as given, the dtype
+ *          code, the rank, the dimension's size; for ARGEXT_ERR_OUTPUT on a
+ *          shape, the size expected at `index` (-1: the rank is wrong, value
+ *          the expected rank); for ARGEXT_ERR_EMPTY_AXIS the axis; for
+ *          ARGEXT_ERR_OVERFLOW the number of elements to index.
+ */
+typedef struct argext_error {
+    argext_status status;
+    argext_arg arg;
+    int index;
+    int64_t value;
+} argext_error;
 
 typedef struct argext_tensor {
     void *data;
@@ -106,6 +151,9 @@ ARGEXT_API const char *argext_status_string(argext_status status);
 
 /* Element size in bytes, or 0 for an unknown dtype. */
 ARGEXT_API size_t argext_dtype_size(argext_dtype dtype);
+
+/* The detail of the calling thread's last call (see argext_error). */
+ARGEXT_API argext_error argext_last_error(void);
 
 /*
  * ONNX ArgMax / ArgMin. `reduced` must be int64 with the input's shape, the

@@ -5,9 +5,10 @@
  * run, or the one named by the environment variable ARGEXT_ISA
  * ("baseline", "avx2", "avx512") when it is supported here; an unknown or
  * unsupported value is ignored. argext_set_isa changes it later. The choice
- * is a single int that every racing first use computes identically; a
- * program that calls argext_set_isa while other threads run kernels may see
- * either level in those calls (each call reads the level once).
+ * is a single int read and written atomically (relaxed: it guards no other
+ * data); every racing first use computes it identically, and a program that
+ * calls argext_set_isa while other threads run kernels may see either level
+ * in those calls (each call reads the level once).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,16 @@ static const char *const isa_names[ARGEXT_ISA_COUNT] = {
 };
 
 /* -1 until the first use; then the level in use. */
-static volatile int active = -1;
+#if defined(__GNUC__) || defined(__clang__)
+static int active = -1;
+#define LOAD_ACTIVE() __atomic_load_n(&active, __ATOMIC_RELAXED)
+#define STORE_ACTIVE(v) __atomic_store_n(&active, (v), __ATOMIC_RELAXED)
+#else /* MSVC: aligned long reads are atomic; volatile keeps each one a single access */
+#include <intrin.h>
+static volatile long active = -1;
+#define LOAD_ACTIVE() ((int)active)
+#define STORE_ACTIVE(v) ((void)_InterlockedExchange(&active, (long)(v)))
+#endif
 
 int argext_isa_supported(argext_isa isa)
 {
@@ -47,7 +57,7 @@ argext_isa argext_isa_best(void)
 
 static argext_isa chosen(void)
 {
-    int isa = active;
+    int isa = LOAD_ACTIVE();
     if (isa >= 0)
         return (argext_isa)isa;
     isa = argext_isa_best();
@@ -55,7 +65,7 @@ static argext_isa chosen(void)
     for (int i = 0; env && i < ARGEXT_ISA_COUNT; i++)
         if (strcmp(env, isa_names[i]) == 0 && argext_isa_supported((argext_isa)i))
             isa = i;
-    active = isa;
+    STORE_ACTIVE(isa);
     return (argext_isa)isa;
 }
 
@@ -65,7 +75,7 @@ argext_status argext_set_isa(argext_isa isa)
 {
     if (!argext_isa_supported(isa))
         return ARGEXT_ERR_ISA;
-    active = isa;
+    STORE_ACTIVE(isa);
     return ARGEXT_OK;
 }
 

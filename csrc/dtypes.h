@@ -37,15 +37,43 @@
     X(UINT32, uint32, uint32_t, uint32_t, UINT32_MAX)           \
     X(UINT64, uint64, uint64_t, uint64_t, UINT64_MAX)
 
-/* Float layouts: magnitude mask and the bits of +infinity. */
+/* Float layouts: magnitude mask, the bits of +infinity and of 1.0. */
 #define ARGEXT_FLOAT16_MAG 0x7fffu
 #define ARGEXT_FLOAT16_INF 0x7c00u
+#define ARGEXT_FLOAT16_ONE 0x3c00u
 #define ARGEXT_BFLOAT16_MAG 0x7fffu
 #define ARGEXT_BFLOAT16_INF 0x7f80u
+#define ARGEXT_BFLOAT16_ONE 0x3f80u
 #define ARGEXT_FLOAT32_MAG 0x7fffffffu
 #define ARGEXT_FLOAT32_INF 0x7f800000u
+#define ARGEXT_FLOAT32_ONE 0x3f800000u
 #define ARGEXT_FLOAT64_MAG 0x7fffffffffffffffull
 #define ARGEXT_FLOAT64_INF 0x7ff0000000000000ull
+#define ARGEXT_FLOAT64_ONE 0x3ff0000000000000ull
+
+/* Element size in bytes of a valid dtype (flags removed), 0 otherwise. */
+static inline size_t argext_itemsize(int dtype)
+{
+#define ARGEXT_SIZE_CASE(ENUM, NAME, ET, KT, KMAX) case ARGEXT_##ENUM: return sizeof(ET);
+    switch (dtype) {
+    ARGEXT_DTYPES(ARGEXT_SIZE_CASE)
+    default: return 0;
+    }
+#undef ARGEXT_SIZE_CASE
+}
+
+/* The bits of 1.0 in a float dtype, as an unsigned integer of its width;
+   0 for the integer dtypes. */
+static inline uint64_t argext_one_bits(int dtype)
+{
+    switch (dtype) {
+    case ARGEXT_FLOAT16: return ARGEXT_FLOAT16_ONE;
+    case ARGEXT_BFLOAT16: return ARGEXT_BFLOAT16_ONE;
+    case ARGEXT_FLOAT32: return ARGEXT_FLOAT32_ONE;
+    case ARGEXT_FLOAT64: return ARGEXT_FLOAT64_ONE;
+    default: return 0;
+    }
+}
 
 /* Branch-free (selects by masks), so that compilers vectorise loops over them. */
 #define ARGEXT_FLOAT_KEYS(NAME, UT, KT, KMAX, MAG, INF)                            \

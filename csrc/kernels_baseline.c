@@ -64,21 +64,27 @@
         return bi;                                                                         \
     }
 
+/* The column fold's keys live in a caller's untyped buffer (any key type),
+   so they are read and written through memcpy, never through a cast pointer. */
+#define KEY_AT(KT, b, j) LOAD(KT, (b) + (j) * (int64_t)sizeof(KT))
+#define SET_KEY(KT, b, j, k) memcpy((b) + (j) * (int64_t)sizeof(KT), &(KT){k}, sizeof(KT))
+
 /* One row of the column fold; `better` is the strict or non-strict test. */
 #define COLS_ROW(ET, KT, KEY, q, bn, cs, f, better)                                        \
     do {                                                                                   \
         if ((cs) == (int64_t)sizeof(ET)) {                                                 \
             for (int64_t j = 0; j < (bn); j++) {                                           \
                 KT k = KEY(LOAD(ET, (q) + j * (int64_t)sizeof(ET)));                       \
-                int up = better(k, best[j]);                                               \
-                best[j] = up ? k : best[j];                                                \
+                KT b = KEY_AT(KT, best, j);                                                \
+                int up = better(k, b);                                                     \
+                SET_KEY(KT, best, j, up ? k : b);                                          \
                 idx[j] = up ? (f) : idx[j];                                                \
             }                                                                              \
         } else {                                                                           \
             for (int64_t j = 0; j < (bn); j++) {                                           \
                 KT k = KEY(LOAD(ET, (q) + j * (cs)));                                      \
-                if (better(k, best[j])) {                                                  \
-                    best[j] = k;                                                           \
+                if (better(k, KEY_AT(KT, best, j))) {                                      \
+                    SET_KEY(KT, best, j, k);                                               \
                     idx[j] = (f);                                                          \
                 }                                                                          \
             }                                                                              \
@@ -92,11 +98,11 @@
     static void FN(const char *p, int64_t rows, int64_t rs, int64_t w, int64_t bn,        \
                    int64_t cs, int64_t f0, int last, int init, void *bestp, int64_t *idx) \
     {                                                                                     \
-        KT *best = (KT *)bestp;                                                           \
+        char *best = (char *)bestp;                                                       \
         int64_t r = 0;                                                                    \
         if (init) {                                                                       \
             for (int64_t j = 0; j < bn; j++) {                                            \
-                best[j] = KEY(LOAD(ET, p + j * cs));                                      \
+                SET_KEY(KT, best, j, KEY(LOAD(ET, p + j * cs)));                          \
                 idx[j] = f0;                                                              \
             }                                                                             \
             r = 1;                                                                        \

@@ -4,55 +4,87 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "dtypes.h"
 #include "reduce.h"
 
-/* Columns per block in the column fold: a 4096-wide row is read whole (one
-   memory stream), while its keys and indices stay in L1/L2. */
-#define COL_BLOCK 4096
+/* Columns per block of a byte-swapped column fold: a block of rows of it
+   fills the swap scratch (16 float32 or 8 float64 rows per kernel call). */
+#define SWAP_COL_BLOCK 1024
 
-typedef struct {
-    int64_t n, in, out;
-} kept_dim;
+/* ------------------------------------------------------------ iterator */
 
-typedef struct {
-    int64_t n, stride, weight; /* weight: multiplier in the flattened index */
-} red_dim;
-
-/* Odometer over nd dimensions carrying two offsets (a byte offset and a
-   second stride: output bytes or flat-index weight). */
-typedef struct {
-    int nd;
-    const int64_t *n;
-    int64_t i[ARGEXT_MAX_RANK];
-    int64_t a, b;
-} odometer;
-
-static void odo_start(odometer *o, int nd, const int64_t *n)
+void argext_iter_seek(argext_iter *it, int nd, const argext_dim *dim, int64_t k)
 {
-    o->nd = nd;
-    o->n = n;
-    memset(o->i, 0, sizeof(o->i[0]) * (size_t)(nd > 0 ? nd : 1));
-    o->a = o->b = 0;
+    it->nd = nd;
+    it->dim = dim;
+    it->a = it->b = 0;
+    for (int d = nd - 1; d >= 0; d--) {
+        it->i[d] = k % dim[d].n;
+        k /= dim[d].n;
+        it->a += it->i[d] * dim[d].a;
+        it->b += it->i[d] * dim[d].b;
+    }
 }
 
-/* Advance; returns 0 once every position has been visited. */
-static int odo_next(odometer *o, const int64_t *sa, const int64_t *sb)
+int argext_iter_next(argext_iter *it)
 {
-    for (int d = o->nd - 1; d >= 0; d--) {
-        if (++o->i[d] < o->n[d]) {
-            o->a += sa[d];
-            o->b += sb[d];
+    for (int d = it->nd - 1; d >= 0; d--) {
+        const argext_dim *x = &it->dim[d];
+        if (++it->i[d] < x->n) {
+            it->a += x->a;
+            it->b += x->b;
             return 1;
         }
-        o->i[d] = 0;
-        o->a -= (o->n[d] - 1) * sa[d];
-        o->b -= (o->n[d] - 1) * sb[d];
+        it->i[d] = 0;
+        it->a -= (x->n - 1) * x->a;
+        it->b -= (x->n - 1) * x->b;
     }
     return 0;
 }
 
-static void store_index(char *p, argext_dtype dt, int64_t v)
+/* ------------------------------------------------------------ byte order */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BSWAP16(x) __builtin_bswap16(x)
+#define BSWAP32(x) __builtin_bswap32(x)
+#define BSWAP64(x) __builtin_bswap64(x)
+#elif defined(_MSC_VER)
+#include <stdlib.h>
+#define BSWAP16(x) _byteswap_ushort(x)
+#define BSWAP32(x) _byteswap_ulong(x)
+#define BSWAP64(x) _byteswap_uint64(x)
+#else
+#define BSWAP16(x) ((uint16_t)((x) << 8 | (x) >> 8))
+#define BSWAP32(x) ((uint32_t)(BSWAP16((uint16_t)(x)) << 16 | BSWAP16((uint16_t)((x) >> 16))))
+#define BSWAP64(x) ((uint64_t)BSWAP32((uint32_t)(x)) << 32 | BSWAP32((uint32_t)((x) >> 32)))
+#endif
+
+#define SWAP_ROWS(UT, BSWAP)                                                      \
+    for (int64_t r = 0; r < rows; r++) {                                          \
+        const char *q = src + r * rs;                                             \
+        for (int64_t j = 0; j < n; j++) {                                         \
+            UT v;                                                                 \
+            memcpy(&v, q + j * s, sizeof v);                                      \
+            v = BSWAP(v);                                                         \
+            memcpy(dst + (r * n + j) * (int64_t)sizeof v, &v, sizeof v);          \
+        }                                                                         \
+    }
+
+/* rows x n elements (byte strides rs, s) of the opposite byte order into
+   dst, C-contiguous in native order. */
+static void swap_block(unsigned char *dst, const char *src, int64_t rows, int64_t rs, int64_t n,
+                       int64_t s, size_t itemsize)
+{
+    switch (itemsize) {
+    case 2: SWAP_ROWS(uint16_t, BSWAP16) break;
+    case 4: SWAP_ROWS(uint32_t, BSWAP32) break;
+    default: SWAP_ROWS(uint64_t, BSWAP64) break;
+    }
+}
+
+/* ------------------------------------------------------------ plan */
+
+void argext_store_index(char *p, argext_dtype dt, int64_t v)
 {
     switch (dt) {
     case ARGEXT_INT32: {
@@ -81,14 +113,19 @@ static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 /* Zero strides sort as the largest, so broadcast dimensions become outer loops. */
 static uint64_t stride_rank(int64_t s) { return s == 0 ? UINT64_MAX : (uint64_t)abs64(s); }
 
-void argext_reduce(const argext_reduction *r)
+void argext_plan_build(argext_plan *p, const argext_reduction *r)
 {
-    kept_dim kept[ARGEXT_MAX_RANK];
-    red_dim red[ARGEXT_MAX_RANK];
+    argext_dim *red = p->along, *kept = p->kept;
     int nk = 0, nr = 0;
-    const char *in = r->data;
-    char *out = r->out;
-    int64_t flat0 = 0, weight = 1;
+    int64_t weight = 1;
+    p->in = r->data;
+    p->out = r->out;
+    p->dtype = (argext_dtype)(r->dtype & ~ARGEXT_BYTESWAPPED);
+    p->itemsize = argext_itemsize(p->dtype);
+    p->swapped = (r->dtype & ARGEXT_BYTESWAPPED) && p->itemsize > 1;
+    p->out_dtype = r->out_dtype;
+    p->last = r->last;
+    p->flat0 = 0;
 
     /* Reduced dimensions, innermost first. A zero-stride one holds equal
        values, so its best index is fixed: 0 for first, n-1 for last. */
@@ -98,37 +135,42 @@ void argext_reduce(const argext_reduction *r)
         int64_t n = r->shape[d];
         if (n != 1) {
             if (r->strides[d] == 0) {
-                flat0 += r->last ? (n - 1) * weight : 0;
-            } else if (nr > 0 && red[nr - 1].stride * red[nr - 1].n == r->strides[d] &&
-                       red[nr - 1].weight * red[nr - 1].n == weight) {
+                p->flat0 += r->last ? (n - 1) * weight : 0;
+            } else if (nr > 0 && red[nr - 1].a * red[nr - 1].n == r->strides[d] &&
+                       red[nr - 1].b * red[nr - 1].n == weight) {
                 red[nr - 1].n *= n; /* contiguous with the one inside it: merge */
             } else {
-                red[nr++] = (red_dim){n, r->strides[d], weight};
+                red[nr++] = (argext_dim){n, r->strides[d], weight};
             }
         }
         weight *= n;
     }
     if (nr == 0)
-        red[nr++] = (red_dim){1, 0, 0};
-    for (int a = 0, b = nr - 1; a < b; a++, b--) { /* outermost first */
-        red_dim t = red[a];
+        red[nr++] = (argext_dim){1, 0, 0};
+    p->axis = red[0]; /* the innermost */
+    for (int a = 1, b = nr - 1; a < b; a++, b--) { /* the others, outermost first */
+        argext_dim t = red[a];
         red[a] = red[b];
         red[b] = t;
     }
+    memmove(red, red + 1, sizeof(red[0]) * (size_t)(nr - 1));
+    p->nr = nr - 1;
 
     /* Kept dimensions: positive input strides, sorted outermost first. */
+    const char *in = r->data;
+    char *out = r->out;
     for (int d = 0; d < r->rank; d++) {
         if (r->reduced[d] || r->shape[d] == 1)
             continue;
-        kept_dim k = {r->shape[d], r->strides[d], r->out_strides[d]};
-        if (k.in < 0) {
-            in += (k.n - 1) * k.in;
-            out += (k.n - 1) * k.out;
-            k.in = -k.in;
-            k.out = -k.out;
+        argext_dim k = {r->shape[d], r->strides[d], r->out_strides[d]};
+        if (k.a < 0) {
+            in += (k.n - 1) * k.a;
+            out += (k.n - 1) * k.b;
+            k.a = -k.a;
+            k.b = -k.b;
         }
         int j = nk++;
-        while (j > 0 && stride_rank(kept[j - 1].in) < stride_rank(k.in)) {
+        while (j > 0 && stride_rank(kept[j - 1].a) < stride_rank(k.a)) {
             kept[j] = kept[j - 1];
             j--;
         }
@@ -136,90 +178,203 @@ void argext_reduce(const argext_reduction *r)
     }
     int nc = 0;
     for (int j = 0; j < nk; j++) {
-        if (nc > 0 && kept[nc - 1].in == kept[j].in * kept[j].n &&
-            kept[nc - 1].out == kept[j].out * kept[j].n) {
+        if (nc > 0 && kept[nc - 1].a == kept[j].a * kept[j].n &&
+            kept[nc - 1].b == kept[j].b * kept[j].n) {
             kept[nc - 1].n *= kept[j].n;
-            kept[nc - 1].in = kept[j].in;
-            kept[nc - 1].out = kept[j].out;
+            kept[nc - 1].a = kept[j].a;
+            kept[nc - 1].b = kept[j].b;
         } else {
             kept[nc++] = kept[j];
         }
     }
     nk = nc;
+    p->in = in;
+    p->out = out;
+    p->inner = nk > 0 ? kept[--nk] : (argext_dim){1, 0, 0};
+    p->nk = nk;
+    p->positions = p->inner.n;
+    for (int j = 0; j < nk; j++)
+        p->positions *= kept[j].n;
 
-    kept_dim inner = nk > 0 ? kept[--nk] : (kept_dim){1, 0, 0};
-    const red_dim *axis = &red[nr - 1];
     /* Reduce along rows when the axis walks memory faster than the inner
        dimension; otherwise fold whole rows of contiguous columns. */
-    int column_mode = inner.n > 1 && (axis->n == 1 || abs64(inner.in) < abs64(axis->stride));
+    p->column_mode =
+        p->inner.n > 1 && (p->axis.n == 1 || abs64(p->inner.a) < abs64(p->axis.a));
+    /* Row indices that are already the output: contiguous int64. */
+    p->direct = p->nr == 0 && r->out_dtype == ARGEXT_INT64 &&
+                p->inner.b == (int64_t)sizeof(int64_t) && p->flat0 == 0 && p->axis.b == 1;
 
     const argext_kernel_table *kt = argext_active_kernels();
-    argext_row_kernel row = kt->row[r->op][r->dtype];
-    argext_cols_kernel cols = kt->cols[r->op][r->dtype];
-    argext_rows_kernel rows = kt->rows[r->op][r->dtype];
+    p->row = kt->row[r->op][p->dtype];
+    p->cols = kt->cols[r->op][p->dtype];
+    p->rows = kt->rows[r->op][p->dtype];
+}
 
-    int64_t kn[ARGEXT_MAX_RANK], kin[ARGEXT_MAX_RANK], kout[ARGEXT_MAX_RANK];
-    int64_t rn[ARGEXT_MAX_RANK], rstride[ARGEXT_MAX_RANK], rweight[ARGEXT_MAX_RANK];
-    for (int j = 0; j < nk; j++) {
-        kn[j] = kept[j].n;
-        kin[j] = kept[j].in;
-        kout[j] = kept[j].out;
-    }
-    for (int j = 0; j < nr - 1; j++) {
-        rn[j] = red[j].n;
-        rstride[j] = red[j].stride;
-        rweight[j] = red[j].weight;
-    }
+/* ------------------------------------------------------------ running */
 
-    /* Row indices that are already the output: contiguous (aligned) int64. */
-    int direct = r->out_dtype == ARGEXT_INT64 && inner.out == (int64_t)sizeof(int64_t) &&
-                 flat0 == 0 && axis->weight == 1;
-    int64_t keys[COL_BLOCK]; /* 8-byte slots hold any key type */
-    int64_t idx[COL_BLOCK];
-    odometer outer, along;
-    odo_start(&outer, nk, kn);
-    do {
-        const char *pin = in + outer.a;
-        char *pout = out + outer.b;
-        if (column_mode) {
-            for (int64_t j0 = 0; j0 < inner.n; j0 += COL_BLOCK) {
-                int64_t bn = inner.n - j0 < COL_BLOCK ? inner.n - j0 : COL_BLOCK;
-                const char *p = pin + j0 * inner.in;
-                int init = 1;
-                odo_start(&along, nr - 1, rn);
-                do {
-                    cols(p + along.a, axis->n, axis->stride, axis->weight, bn, inner.in,
-                         along.b, r->last, init, keys, idx);
-                    init = 0;
-                } while (odo_next(&along, rstride, rweight));
-                for (int64_t j = 0; j < bn; j++)
-                    store_index(pout + (j0 + j) * inner.out, r->out_dtype, flat0 + idx[j]);
-            }
-        } else if (nr == 1 && direct && (uintptr_t)pout % sizeof(int64_t) == 0) {
-            rows(pin, inner.n, inner.in, axis->n, axis->stride, r->last, (int64_t *)pout);
-        } else if (nr == 1) {
-            /* One reduced run per row: whole rows in batches, no per-row call. */
-            for (int64_t j0 = 0; j0 < inner.n; j0 += COL_BLOCK) {
-                int64_t bn = inner.n - j0 < COL_BLOCK ? inner.n - j0 : COL_BLOCK;
-                rows(pin + j0 * inner.in, bn, inner.in, axis->n, axis->stride, r->last, idx);
-                for (int64_t j = 0; j < bn; j++)
-                    store_index(pout + (j0 + j) * inner.out, r->out_dtype,
-                                flat0 + idx[j] * axis->weight);
-            }
-        } else {
-            for (int64_t j = 0; j < inner.n; j++) {
-                const char *p = pin + j * inner.in;
-                int64_t best = 0;
-                int init = 1;
-                odo_start(&along, nr - 1, rn);
-                do {
-                    int64_t i = row(p + along.a, axis->n, axis->stride, r->last, init, keys);
-                    if (i >= 0)
-                        best = along.b + i * axis->weight;
-                    init = 0;
-                } while (odo_next(&along, rstride, rweight));
-                store_index(pout + j * inner.out, r->out_dtype, flat0 + best);
-            }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The row kernel over n elements of the axis at q; byte-swapped input goes
+   through the scratch a block at a time. */
+static int64_t fold_run(const argext_plan *p, const char *q, int64_t n, int init, void *key,
+                        argext_arena *s)
+{
+    if (!p->swapped)
+        return p->row(q, n, p->axis.a, p->last, init, key);
+    int64_t best = -1, chunk = ARGEXT_SWAP_BYTES / (int64_t)p->itemsize;
+    for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+        int64_t m = min64(chunk, n - i0);
+        swap_block(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, p->itemsize);
+        int64_t i = p->row((const char *)s->swap, m, (int64_t)p->itemsize, p->last, init, key);
+        if (i >= 0)
+            best = i0 + i;
+        init = 0;
+    }
+    return best;
+}
+
+/* Elements [e0, e1) of the row at q, numbered row-major over the reduced
+   dimensions; returns the flat index of the new best, or -1. */
+static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t e1, int init,
+                        void *key, argext_arena *s)
+{
+    int64_t best = -1, an = p->axis.n, i0 = e0 % an;
+    argext_iter al;
+    argext_iter_seek(&al, p->nr, p->along, e0 / an);
+    while (e0 < e1) {
+        int64_t i1 = min64(an, i0 + (e1 - e0));
+        int64_t i = fold_run(p, q + al.a + i0 * p->axis.a, i1 - i0, init, key, s);
+        if (i >= 0)
+            best = al.b + (i0 + i) * p->axis.b;
+        init = 0;
+        e0 += i1 - i0;
+        i0 = 0;
+        if (!argext_iter_next(&al))
+            break;
+    }
+    return best;
+}
+
+/* bn columns at q folded over the axis into s->keys / s->idx. */
+static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f0, int init,
+                      argext_arena *s)
+{
+    if (!p->swapped) {
+        p->cols(q, p->axis.n, p->axis.a, p->axis.b, bn, p->inner.a, f0, p->last, init, s->keys,
+                s->idx);
+        return;
+    }
+    int64_t w = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / w;
+    chunk = chunk > 0 ? chunk : 1;
+    for (int64_t r0 = 0; r0 < p->axis.n; r0 += chunk) {
+        int64_t m = min64(chunk, p->axis.n - r0);
+        swap_block(s->swap, q + r0 * p->axis.a, m, p->axis.a, bn, p->inner.a, p->itemsize);
+        p->cols((const char *)s->swap, m, w, p->axis.b, bn, (int64_t)p->itemsize,
+                f0 + r0 * p->axis.b, p->last, init && r0 == 0, s->keys, s->idx);
+    }
+}
+
+/* Kept positions [j0, j1) of one inner run. */
+static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
+                      argext_arena *s)
+{
+    const argext_dim *inner = &p->inner;
+    if (p->column_mode) {
+        int64_t block = p->swapped ? SWAP_COL_BLOCK : ARGEXT_COL_BLOCK;
+        for (int64_t jb = j0; jb < j1; jb += block) {
+            int64_t bn = min64(block, j1 - jb);
+            const char *q = pin + jb * inner->a;
+            int init = 1;
+            argext_iter al;
+            argext_iter_seek(&al, p->nr, p->along, 0);
+            do {
+                fold_cols(p, q + al.a, bn, al.b, init, s);
+                init = 0;
+            } while (argext_iter_next(&al));
+            for (int64_t j = 0; j < bn; j++)
+                argext_store_index(pout + (jb + j) * inner->b, p->out_dtype, p->flat0 + s->idx[j]);
         }
-    } while (odo_next(&outer, kin, kout));
+        return;
+    }
+    int64_t row_bytes = p->axis.n * (int64_t)p->itemsize;
+    if (p->nr == 0 && !p->swapped && p->direct &&
+        (uintptr_t)(pout + j0 * inner->b) % sizeof(int64_t) == 0) {
+        p->rows(pin + j0 * inner->a, j1 - j0, inner->a, p->axis.n, p->axis.a, p->last,
+                (int64_t *)(void *)(pout + j0 * inner->b));
+    } else if (p->nr == 0 && (!p->swapped || row_bytes <= ARGEXT_SWAP_BYTES / 2)) {
+        /* One reduced run per row: whole rows in batches, no per-row call. */
+        int64_t batch = p->swapped ? ARGEXT_SWAP_BYTES / row_bytes : ARGEXT_COL_BLOCK;
+        batch = min64(batch, ARGEXT_COL_BLOCK);
+        for (int64_t jb = j0; jb < j1; jb += batch) {
+            int64_t bn = min64(batch, j1 - jb);
+            const char *q = pin + jb * inner->a;
+            if (p->swapped) {
+                swap_block(s->swap, q, bn, inner->a, p->axis.n, p->axis.a, p->itemsize);
+                p->rows((const char *)s->swap, bn, row_bytes, p->axis.n, (int64_t)p->itemsize,
+                        p->last, s->idx);
+            } else {
+                p->rows(q, bn, inner->a, p->axis.n, p->axis.a, p->last, s->idx);
+            }
+            for (int64_t j = 0; j < bn; j++)
+                argext_store_index(pout + (jb + j) * inner->b, p->out_dtype,
+                                   p->flat0 + s->idx[j] * p->axis.b);
+        }
+    } else {
+        int64_t count = p->axis.n;
+        for (int d = 0; d < p->nr; d++)
+            count *= p->along[d].n;
+        for (int64_t j = j0; j < j1; j++) {
+            int64_t key;
+            int64_t best = fold_row(p, pin + j * inner->a, 0, count, 1, &key, s);
+            argext_store_index(pout + j * inner->b, p->out_dtype, p->flat0 + best);
+        }
+    }
+}
+
+void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_arena *s)
+{
+    if (k0 >= k1)
+        return;
+    int64_t per = p->inner.n, j = k0 % per;
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k0 / per);
+    for (;;) {
+        int64_t jb = min64(per, j + (k1 - k0));
+        run_inner(p, p->in + outer.a, p->out + outer.b, j, jb, s);
+        k0 += jb - j;
+        j = 0;
+        if (k0 >= k1 || !argext_iter_next(&outer))
+            return;
+    }
+}
+
+int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,
+                             void *key, argext_arena *s)
+{
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
+    const char *q = p->in + outer.a + (k % p->inner.n) * p->inner.a;
+    return fold_row(p, q, e0, e1, init, key, s);
+}
+
+int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const void *key_b,
+                       int64_t b)
+{
+    int c = 0;
+    switch (p->dtype) {
+#define BETTER_CASE(ENUM, NAME, ET, KT, KMAX)  \
+    case ARGEXT_##ENUM: {                      \
+        KT x, y;                               \
+        memcpy(&x, key_a, sizeof x);           \
+        memcpy(&y, key_b, sizeof y);           \
+        c = (x > y) - (x < y);                 \
+        break;                                 \
+    }
+    ARGEXT_DTYPES(BETTER_CASE)
+#undef BETTER_CASE
+    default: break;
+    }
+    if (c != 0)
+        return c > 0;
+    return p->last ? a > b : a < b;
 }

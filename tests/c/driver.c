@@ -841,7 +841,8 @@ static void test_bad_descriptors(void)
     argext_tensor ein = {NULL, ARGEXT_INT8, 2, zero_rows, NULL};
     argext_tensor eout = {NULL, ARGEXT_INT64, 2, zero_out, NULL};
     expect_status("empty input, kept dim 0", argext_argmax(&ein, &eout, 1, 1, 0), ARGEXT_OK);
-    expect_status("empty input, reduced dim 0", argext_argmax(&ein, &eout, 0, 1, 0), ARGEXT_ERR_OUTPUT);
+    /* The output (0, 1) is wrong too, but outputs are checked last (argext.c). */
+    expect_status("empty input, reduced dim 0", argext_argmax(&ein, &eout, 0, 1, 0), ARGEXT_ERR_EMPTY_AXIS);
 
     /* ISA and string queries. */
     snprintf(where, sizeof where, "isa queries");
