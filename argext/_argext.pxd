@@ -34,6 +34,7 @@ cdef extern from "argext.h" nogil:
         ARGEXT_ERR_OVERFLOW
         ARGEXT_ERR_NOMEM
         ARGEXT_ERR_ISA
+        ARGEXT_ERR_ALL_NAN
 
     ctypedef enum argext_arg:
         ARGEXT_ARG_NONE
@@ -90,6 +91,10 @@ cdef extern from "argext.h" nogil:
                                        const int64_t *axes, int naxes, argext_direction direction)
     argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tensor *output,
                                        const int64_t *axes, int naxes, argext_direction direction)
+    argext_status argext_nanargmax(const argext_tensor *data, const argext_tensor *reduced,
+                                   const int64_t *axis, int keepdims)
+    argext_status argext_nanargmin(const argext_tensor *data, const argext_tensor *reduced,
+                                   const int64_t *axis, int keepdims)
     argext_status argext_hardmax(const argext_tensor *input, const argext_tensor *output,
                                  int64_t axis, int version)
     argext_status argext_hardmax_onto_zeros(const argext_tensor *input,

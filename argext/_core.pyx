@@ -429,6 +429,73 @@ def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int6
     return _multi_axis(1, "reduce_argmin", data, axes, axis_direction, output_dtype, out)
 
 
+# NumPy's AxisError (numpy.exceptions from NumPy 1.25, the top level before).
+_AxisError = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.AxisError
+
+
+cdef object _nan_arg(int is_min, str name, object a, object axis, object keepdims, object out):
+    cdef int code
+    cdef cnp.ndarray arr = _intake(name, "a", a, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
+    cdef int rank = cnp.PyArray_NDIM(arr)
+    cdef int kd = bool(keepdims)
+    cdef int64_t ax = 0
+    cdef int64_t *axis_p = NULL
+    if axis is None:
+        if rank == 0:  # one element: the flattened array has one
+            arr = arr.reshape(1)
+    else:
+        a_ = operator.index(axis)
+        if not -rank <= a_ < rank:
+            raise _AxisError(a_, rank)
+        ax = a_ + rank if a_ < 0 else a_
+        axis_p = &ax
+    shape = (<object>arr).shape
+    if any(shape[d] == 0 for d in (range(rank) if axis is None else (ax,))):
+        raise ValueError(f"attempt to get {name[3:]} of an empty sequence")
+    if axis is None:
+        out_shape = (1,) * rank if kd else ()
+    else:
+        out_shape = shape[:ax] + ((1,) if kd else ()) + shape[ax + 1:]
+    if out is not None:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"{name}: out must be a numpy.ndarray, got {type(out).__name__}")
+        if not np.can_cast(out.dtype, np.int64, "safe") or out.dtype.kind not in "iu":
+            raise TypeError(f"{name}: cannot cast the int64 indices into out of dtype {out.dtype}")
+        if out.shape != out_shape:
+            raise ValueError(f"{name}: out has shape {out.shape}, expected {out_shape}")
+    # Into a fresh array: an all-NaN slice must leave `out` untouched.
+    cdef cnp.ndarray result = np.empty(out_shape, np.int64)
+    cdef Descriptor din, dout
+    _describe(&din, arr, code)
+    _describe(&dout, result, ARGEXT_INT64)
+    cdef argext_status st
+    with nogil:
+        if is_min:
+            st = argext_nanargmin(&din.t, &dout.t, axis_p, kd)
+        else:
+            st = argext_nanargmax(&din.t, &dout.t, axis_p, kd)
+    if st == ARGEXT_ERR_ALL_NAN:
+        raise ValueError("All-NaN slice encountered")
+    _check(name, st)
+    if out is not None:
+        out[...] = result
+        return out
+    return result[()] if result.ndim == 0 else result
+
+
+def nanargmax(a, axis=None, *, keepdims=False, out=None):
+    """NumPy's nanargmax: indices of the largest elements along `axis`, NaN
+    ignored (axis=None: the index into the flattened array, a scalar).
+    An all-NaN slice raises ValueError("All-NaN slice encountered") and leaves
+    `out` untouched. Ties give the first occurrence; -0.0 equals +0.0."""
+    return _nan_arg(0, "nanargmax", a, axis, keepdims, out)
+
+
+def nanargmin(a, axis=None, *, keepdims=False, out=None):
+    """NumPy's nanargmin: nanargmax's contract with the smallest elements."""
+    return _nan_arg(1, "nanargmin", a, axis, keepdims, out)
+
+
 def version():
     """The C core's version string."""
     return argext_version().decode()

@@ -53,6 +53,7 @@ const char *argext_status_string(argext_status status)
     case ARGEXT_ERR_OVERFLOW: return "index does not fit the output dtype";
     case ARGEXT_ERR_NOMEM: return "out of memory";
     case ARGEXT_ERR_ISA: return "instruction set not supported";
+    case ARGEXT_ERR_ALL_NAN: return "All-NaN slice encountered";
     }
     return "unknown status";
 }
@@ -313,6 +314,135 @@ argext_status argext_reduce_argmin(const argext_tensor *data, const argext_tenso
                                    const int64_t *axes, int naxes, argext_direction direction)
 {
     return multi_axis_arg(ARGEXT_OP_MIN, data, output, axes, naxes, direction);
+}
+
+/* Whether the element at p (of a dtype maybe flagged ARGEXT_BYTESWAPPED) is a NaN. */
+static int is_nan_at(const char *p, int dtype)
+{
+    unsigned char b[8];
+    size_t n = argext_itemsize(dtype & ~ARGEXT_BYTESWAPPED);
+    for (size_t i = 0; i < n; i++)
+        b[i] = (unsigned char)p[dtype & ARGEXT_BYTESWAPPED ? n - 1 - i : i];
+    switch (dtype & ~ARGEXT_BYTESWAPPED) {
+#define NAN_CASE(ENUM, NAME, ET, KT, KMAX)                                                 \
+    case ARGEXT_##ENUM: {                                                                  \
+        ET v;                                                                              \
+        memcpy(&v, b, sizeof v);                                                           \
+        return argext_is_nan_##NAME(v);                                                    \
+    }
+    ARGEXT_DTYPES(NAN_CASE)
+#undef NAN_CASE
+    }
+    return 0;
+}
+
+/* After a NaN-skipping reduction, whose keys count NaN as the worst infinity:
+   a slice whose best element is a NaN holds only NaN and that infinity, and
+   gets -1 when it holds no number at all. Returns the first such output
+   position (row-major), or -1. */
+static int64_t mark_all_nan(const argext_tensor *data, const unsigned char *reduced,
+                            const argext_tensor *out, int keep_reduced, argext_arena *a)
+{
+    argext_dim kept[ARGEXT_MAX_RANK], red[ARGEXT_MAX_RANK];
+    int nk = 0, nr = 0;
+    for (int d = 0, o = 0; d < data->rank; d++) {
+        if (reduced[d]) {
+            red[nr++] = (argext_dim){data->shape[d], a->in.strides[d], 0};
+            o += keep_reduced;
+        } else {
+            kept[nk++] = (argext_dim){data->shape[d], a->in.strides[d], a->out.strides[o++]};
+        }
+    }
+    const char *in = (const char *)data->data;
+    char *res = (char *)out->data;
+    int64_t first = -1, pos = 0;
+    argext_iter it, along;
+    argext_iter_seek(&it, nk, kept, 0);
+    do {
+        int64_t f, off = 0;
+        memcpy(&f, res + it.b, sizeof f);
+        for (int j = nr - 1; j >= 0; j--) { /* row-major over the reduced axes */
+            off += (f % red[j].n) * red[j].a;
+            f /= red[j].n;
+        }
+        if (is_nan_at(in + it.a + off, data->dtype)) {
+            int number = 0;
+            argext_iter_seek(&along, nr, red, 0);
+            do
+                number = !is_nan_at(in + it.a + along.a, data->dtype);
+            while (!number && argext_iter_next(&along));
+            if (!number) {
+                const int64_t none = -1;
+                memcpy(res + it.b, &none, sizeof none);
+                if (first < 0)
+                    first = pos;
+            }
+        }
+        pos++;
+    } while (argext_iter_next(&it));
+    return first;
+}
+
+static argext_status nan_arg(int op, const argext_tensor *data, const argext_tensor *reduced_out,
+                             const int64_t *axis, int keepdims)
+{
+    argext_status st;
+    unsigned char reduced[ARGEXT_MAX_RANK] = {0};
+    argext_arena *a = scratch(&st);
+    if (!a)
+        return st;
+    if ((st = check_input(data, &a->in)) != ARGEXT_OK)
+        goto done;
+    if (axis) {
+        int64_t ax = *axis;
+        if (!normalize_axis(&ax, data->rank)) {
+            st = fail(ARGEXT_ERR_AXIS, ARGEXT_ARG_AXIS, -1, *axis);
+            goto done;
+        }
+        reduced[ax] = 1;
+    } else {
+        memset(reduced, 1, (size_t)data->rank);
+    }
+    if (keepdims != 0 && keepdims != 1) {
+        st = fail(ARGEXT_ERR_ATTRIBUTE, ARGEXT_ARG_KEEPDIMS, -1, keepdims);
+        goto done;
+    }
+    for (int d = 0; d < data->rank; d++) {
+        if (reduced[d] && data->shape[d] == 0) {
+            st = fail(ARGEXT_ERR_EMPTY_AXIS, ARGEXT_ARG_AXIS, -1, axis ? *axis : d);
+            goto done;
+        }
+    }
+    if ((st = check_tensor(reduced_out, ARGEXT_ARG_OUTPUT, &a->out)) != ARGEXT_OK)
+        goto done;
+    if (reduced_out->dtype != ARGEXT_INT64) {
+        st = fail(ARGEXT_ERR_OUTPUT, ARGEXT_ARG_OUTPUT, -1, (int64_t)reduced_out->dtype);
+        goto done;
+    }
+    if ((st = check_output_shape(data, reduced, reduced_out, keepdims)) != ARGEXT_OK)
+        goto done;
+    st = ok();
+    if (a->out.count > 0) {
+        run(data, reduced, reduced_out, keepdims, op, 0, a);
+        int64_t first = mark_all_nan(data, reduced, reduced_out, keepdims, a);
+        if (first >= 0)
+            st = fail(ARGEXT_ERR_ALL_NAN, ARGEXT_ARG_DATA, -1, first);
+    }
+done:
+    argext_arena_release(a);
+    return st;
+}
+
+argext_status argext_nanargmax(const argext_tensor *data, const argext_tensor *reduced,
+                               const int64_t *axis, int keepdims)
+{
+    return nan_arg(ARGEXT_OP_NANMAX, data, reduced, axis, keepdims);
+}
+
+argext_status argext_nanargmin(const argext_tensor *data, const argext_tensor *reduced,
+                               const int64_t *axis, int keepdims)
+{
+    return nan_arg(ARGEXT_OP_NANMIN, data, reduced, axis, keepdims);
 }
 
 /* A non-empty strided tensor as runs: dimensions sorted by stride and

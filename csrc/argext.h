@@ -88,7 +88,8 @@ typedef enum argext_status {
     ARGEXT_ERR_ATTRIBUTE = 8,   /* attribute value out of range */
     ARGEXT_ERR_OVERFLOW = 9,    /* index does not fit the output dtype */
     ARGEXT_ERR_NOMEM = 10,      /* allocation failed */
-    ARGEXT_ERR_ISA = 11         /* ISA unknown or not supported by this CPU */
+    ARGEXT_ERR_ISA = 11,        /* ISA unknown or not supported by this CPU */
+    ARGEXT_ERR_ALL_NAN = 12     /* a slice holds only NaN (nanargmax/nanargmin) */
 } argext_status;
 
 /* The argument a refused call names (argext_last_error). */
@@ -215,6 +216,25 @@ ARGEXT_API argext_status argext_reduce_argmax(const argext_tensor *data,
 ARGEXT_API argext_status argext_reduce_argmin(const argext_tensor *data,
                                               const argext_tensor *output, const int64_t *axes,
                                               int naxes, argext_direction direction);
+
+/*
+ * NumPy's nanargmax / nanargmin: the index of the largest (smallest) element
+ * along one axis, NaN ignored. `axis` points at an axis in [-rank, rank-1],
+ * or is NULL for every axis at once (NumPy's axis=None: the row-major
+ * flattened index). `reduced` is int64 with the input's shape, the reduced
+ * axes kept as 1 (keepdims != 0) or removed. Ties give the first
+ * occurrence; -0.0 equals +0.0; integer dtypes behave as argext_argmax /
+ * argext_argmin. The input is read once, in place.
+ *
+ * ARGEXT_ERR_ALL_NAN: some slice holds only NaN (NumPy raises "All-NaN slice
+ * encountered"); the output is written in full, with -1 at those slices and
+ * argext_last_error() giving the first such output position (row-major) as
+ * value. Every other status writes nothing, as for argext_argmax.
+ */
+ARGEXT_API argext_status argext_nanargmax(const argext_tensor *data, const argext_tensor *reduced,
+                                          const int64_t *axis, int keepdims);
+ARGEXT_API argext_status argext_nanargmin(const argext_tensor *data, const argext_tensor *reduced,
+                                          const int64_t *axis, int keepdims);
 
 /*
  * ONNX Hardmax for operator version 1, 11 or 13. `output` has the input's

@@ -95,11 +95,31 @@ static inline uint64_t argext_one_bits(int dtype)
     static inline KT argext_keymin_##NAME(UT b)                                    \
     {                                                                              \
         return argext_nan_to_max_##NAME(b, (KT)~argext_key_##NAME(b));             \
-    }
+    }                                                                              \
+    /* nanargmax/nanargmin, NumPy's rule: NaN counts as -inf (nanargmax) or   \
+       +inf (nanargmin), the lowest key a number can have, so it wins only a     \
+       slice of NaN and those infinities, at its first place. */                 \
+    static inline KT argext_nan_to_##NAME(UT b, KT k, KT nan_key)                 \
+    {                                                                              \
+        KT nan = (KT) - (KT)((UT)(b & (MAG)) > (INF));                             \
+        return (KT)(k ^ ((k ^ nan_key) & nan));                                    \
+    }                                                                              \
+    static inline KT argext_keynanmax_##NAME(UT b)                                 \
+    {                                                                              \
+        return argext_nan_to_##NAME(b, argext_key_##NAME(b), (KT) - (KT)(INF));    \
+    }                                                                              \
+    static inline KT argext_keynanmin_##NAME(UT b)                                 \
+    {                                                                              \
+        return argext_nan_to_##NAME(b, (KT)~argext_key_##NAME(b), (KT) ~(KT)(INF)); \
+    }                                                                              \
+    static inline int argext_is_nan_##NAME(UT b) { return (UT)(b & (MAG)) > (INF); }
 
 #define ARGEXT_INT_KEYS(NAME, T)                                                   \
     static inline T argext_keymax_##NAME(T v) { return v; }                       \
-    static inline T argext_keymin_##NAME(T v) { return (T)~v; }
+    static inline T argext_keymin_##NAME(T v) { return (T)~v; }                   \
+    static inline T argext_keynanmax_##NAME(T v) { return v; }                    \
+    static inline T argext_keynanmin_##NAME(T v) { return (T)~v; }                \
+    static inline int argext_is_nan_##NAME(T v) { return (void)v, 0; }
 
 ARGEXT_FLOAT_KEYS(float16, uint16_t, int16_t, INT16_MAX, ARGEXT_FLOAT16_MAG, ARGEXT_FLOAT16_INF)
 ARGEXT_FLOAT_KEYS(bfloat16, uint16_t, int16_t, INT16_MAX, ARGEXT_BFLOAT16_MAG, ARGEXT_BFLOAT16_INF)

@@ -49,12 +49,18 @@ typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int
 #define VINLINE static inline __attribute__((always_inline))
 #endif
 
-enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1 };
+/* The operators, as keys see them (dtypes.h): NaN is the top key of MAX and
+   MIN (it wins); NANMAX and NANMIN count it as -inf and +inf (NumPy's
+   nanargmax and nanargmin). */
+enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1, ARGEXT_OP_NANMAX = 2, ARGEXT_OP_NANMIN = 3,
+       ARGEXT_OP_COUNT = 4 };
+#define ARGEXT_OP_IS_MIN(op) ((op) & 1)
+#define ARGEXT_OP_SKIPS_NAN(op) ((op) >= ARGEXT_OP_NANMAX)
 
 typedef struct argext_kernel_table {
-    argext_row_kernel row[2][ARGEXT_DTYPE_COUNT];
-    argext_cols_kernel cols[2][ARGEXT_DTYPE_COUNT];
-    argext_rows_kernel rows[2][ARGEXT_DTYPE_COUNT];
+    argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
 /* The table of the ISA level in use (dispatch.c). Chosen once, on first

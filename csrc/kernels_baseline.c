@@ -132,18 +132,34 @@
     DEFINE_COLS(cols_max_##NAME, ET, KT, argext_keymax_##NAME)                \
     DEFINE_COLS(cols_min_##NAME, ET, KT, argext_keymin_##NAME)                \
     DEFINE_ROWS(rows_max_##NAME, row_max_##NAME, KT)                          \
-    DEFINE_ROWS(rows_min_##NAME, row_min_##NAME, KT)
+    DEFINE_ROWS(rows_min_##NAME, row_min_##NAME, KT)                          \
+    DEFINE_ROW(row_nanmax_##NAME, ET, KT, KMAX, argext_keynanmax_##NAME)      \
+    DEFINE_ROW(row_nanmin_##NAME, ET, KT, KMAX, argext_keynanmin_##NAME)      \
+    DEFINE_COLS(cols_nanmax_##NAME, ET, KT, argext_keynanmax_##NAME)          \
+    DEFINE_COLS(cols_nanmin_##NAME, ET, KT, argext_keynanmin_##NAME)          \
+    DEFINE_ROWS(rows_nanmax_##NAME, row_nanmax_##NAME, KT)                    \
+    DEFINE_ROWS(rows_nanmin_##NAME, row_nanmin_##NAME, KT)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
-#define ROW_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_max_##NAME,
-#define ROW_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = row_min_##NAME,
-#define COLS_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_max_##NAME,
-#define COLS_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_min_##NAME,
-#define ROWS_MAX_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = rows_max_##NAME,
-#define ROWS_MIN_ENTRY(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = rows_min_##NAME,
+#define ENTRY(ENUM, NAME, SHAPE, OP) [ARGEXT_##ENUM] = SHAPE##_##OP##_##NAME,
+#define ROW_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, max)
+#define ROW_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, min)
+#define ROW_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmax)
+#define ROW_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmin)
+#define COLS_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, max)
+#define COLS_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, min)
+#define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, nanmax)
+#define COLS_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, nanmin)
+#define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, max)
+#define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, min)
+#define ROWS_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, nanmax)
+#define ROWS_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, nanmin)
+#define OPS_OF(SHAPE)                                                                   \
+    {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
+     {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
 const argext_kernel_table argext_kernels_baseline = {
-    .row = {{ARGEXT_DTYPES(ROW_MAX_ENTRY)}, {ARGEXT_DTYPES(ROW_MIN_ENTRY)}},
-    .cols = {{ARGEXT_DTYPES(COLS_MAX_ENTRY)}, {ARGEXT_DTYPES(COLS_MIN_ENTRY)}},
-    .rows = {{ARGEXT_DTYPES(ROWS_MAX_ENTRY)}, {ARGEXT_DTYPES(ROWS_MIN_ENTRY)}},
+    .row = OPS_OF(ROW),
+    .cols = OPS_OF(COLS),
+    .rows = OPS_OF(ROWS),
 };

@@ -83,11 +83,13 @@ VINLINE vec v_keys(vec v, int w, int op, int kind, int64_t inf)
         vec m = v_and(v, v_set1(w, SMAX(w)));
         vec s = v_sign(w, v);
         vec k = v_sub(w, v_xor(m, s), s);
-        if (op == ARGEXT_OP_MIN)
+        if (ARGEXT_OP_IS_MIN(op))
             k = v_xor(k, v_set1(w, -1));
-        return v_sel_gt(w, m, v_set1(w, inf), k, v_set1(w, SMAX(w))); /* NaN */
+        int64_t nan_key = !ARGEXT_OP_SKIPS_NAN(op) ? SMAX(w)       /* NaN wins */
+                          : ARGEXT_OP_IS_MIN(op)      ? ~inf : -inf; /* NaN as +-inf */
+        return v_sel_gt(w, m, v_set1(w, inf), k, v_set1(w, nan_key));
     }
-    int64_t flip = (op == ARGEXT_OP_MIN ? -1 : 0) ^ (kind == KIND_UNSIGNED ? SMIN(w) : 0);
+    int64_t flip = (ARGEXT_OP_IS_MIN(op) ? -1 : 0) ^ (kind == KIND_UNSIGNED ? SMIN(w) : 0);
     return flip ? v_xor(v, v_set1(w, flip)) : v;
 }
 
@@ -123,7 +125,7 @@ VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int n
         vec x = v_load(q), ext = x, mags = v_and(x, mag);
         for (int k = 1; k < BLOCK_VECS; k++) {
             x = v_load(q + k * V_BYTES);
-            ext = v_fext(w, op == ARGEXT_OP_MIN, ext, x);
+            ext = v_fext(w, ARGEXT_OP_IS_MIN(op), ext, x);
             mags = v_max(w, mags, v_and(x, mag));
         }
         return v_sel_gt(w, mags, v_set1(w, inf), v_keys(ext, w, op, kind, inf), mag);
@@ -388,7 +390,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
-                              native_blocks(w, kind, n));                                     \
+                              !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n));                                     \
         lane_to_key(best, bestp, w, kind);                                                    \
         return bi;                                                                            \
     }                                                                                         \
@@ -414,7 +416,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \
-        const int native = native_blocks(w, kind, n);                                         \
+        const int native = !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n);                                         \
         for (int64_t k = 0; k < count; k++) {                                                 \
             int64_t best;                                                                     \
             idx[k] = row_simd(p + k * ps, n, last, 1, &best, w, OP, kind,                     \
@@ -424,19 +426,30 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
 
 #define DEFINE_SIMD_DTYPE(ENUM, NAME, ET, KT, KMAX)       \
     DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_MAX, max)    \
-    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_MIN, min)
+    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_MIN, min)    \
+    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_NANMAX, nanmax) \
+    DEFINE_SIMD_OP(ENUM, NAME, KT, ARGEXT_OP_NANMIN, nanmin)
 ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
 
-#define SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, SHAPE, op) [ARGEXT_##ENUM] = SHAPE##_##op##_##NAME,
-#define ROW_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, row, max)
-#define ROW_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, row, min)
-#define COLS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, cols, max)
-#define COLS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, cols, min)
-#define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, rows, max)
-#define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, ET, KT, KMAX, rows, min)
+#define SIMD_ENTRY(ENUM, NAME, SHAPE, op) [ARGEXT_##ENUM] = SHAPE##_##op##_##NAME,
+#define ROW_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, max)
+#define ROW_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, min)
+#define ROW_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, nanmax)
+#define ROW_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, nanmin)
+#define COLS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, max)
+#define COLS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, min)
+#define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, nanmax)
+#define COLS_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, nanmin)
+#define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, max)
+#define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, min)
+#define ROWS_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, nanmax)
+#define ROWS_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, nanmin)
+#define OPS_OF(SHAPE)                                                                   \
+    {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
+     {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
 const argext_kernel_table ISA_TABLE = {
-    .row = {{ARGEXT_DTYPES(ROW_MAX)}, {ARGEXT_DTYPES(ROW_MIN)}},
-    .cols = {{ARGEXT_DTYPES(COLS_MAX)}, {ARGEXT_DTYPES(COLS_MIN)}},
-    .rows = {{ARGEXT_DTYPES(ROWS_MAX)}, {ARGEXT_DTYPES(ROWS_MIN)}},
+    .row = OPS_OF(ROW),
+    .cols = OPS_OF(COLS),
+    .rows = OPS_OF(ROWS),
 };

@@ -318,7 +318,7 @@ static void fill_random(layout *L, int dt)
    one pass over the input in row-major order visits each kept position's
    reduced elements in increasing flat index. */
 static void reference(const layout *in, int dt, const unsigned char *reduced, int is_min,
-                      int last, int64_t *best_idx)
+                      int last, int nan_as_inf, int64_t *best_idx)
 {
     int rank = in->rank;
     int64_t kept_shape[MAXR], idx[MAXR] = {0};
@@ -326,8 +326,10 @@ static void reference(const layout *in, int dt, const unsigned char *reduced, in
         kept_shape[d] = reduced[d] ? 1 : in->shape[d];
     int64_t nkept = count_of(rank, kept_shape);
     value *best = malloc(sizeof(value) * (size_t)(nkept > 0 ? nkept : 1));
+    char *number = calloc((size_t)(nkept > 0 ? nkept : 1), 1); /* a non-NaN seen */
     if (count_of(rank, in->shape) == 0) {
         free(best);
+        free(number);
         return;
     }
     do {
@@ -339,26 +341,39 @@ static void reference(const layout *in, int dt, const unsigned char *reduced, in
                 k = k * in->shape[d] + idx[d];
         }
         value v = read_value(dt, in->data + offset_of(rank, in->strides, idx));
+        number[k] |= !v.nan;
+        if (nan_as_inf && v.nan) { /* nanargmax/nanargmin: NumPy replaces NaN by -inf/+inf */
+            v.nan = 0;
+            v.f = is_min ? INFINITY : -INFINITY;
+        }
         int b = r == 0 ? 1 : better(is_min, &v, &best[k]);
         if (b > 0 || (last && b == 0)) {
             best[k] = v;
             best_idx[k] = r;
         }
     } while (next_index(rank, in->shape, idx));
+    for (int64_t k = 0; nan_as_inf && k < nkept; k++)
+        if (!number[k])
+            best_idx[k] = -1; /* an all-NaN slice */
     free(best);
+    free(number);
 }
 
 /* ------------------------------------------------------------ cases */
 
-enum { OP_ARGMAX, OP_ARGMIN, OP_REDUCE_MAX, OP_REDUCE_MIN, OP_HARDMAX, OP_COUNT };
-static const char *const OP_NAMES[OP_COUNT] = {"argmax", "argmin", "reduce_argmax",
-                                               "reduce_argmin", "hardmax"};
+enum { OP_ARGMAX, OP_ARGMIN, OP_REDUCE_MAX, OP_REDUCE_MIN, OP_HARDMAX, OP_NANMAX, OP_NANMIN, OP_COUNT };
+static const char *const OP_NAMES[OP_COUNT] = {"argmax", "argmin", "reduce_argmax", "reduce_argmin",
+                                               "hardmax", "nanargmax", "nanargmin"};
+#define IS_NAN_OP(op) ((op) == OP_NANMAX || (op) == OP_NANMIN)
+/* Ops whose output is ArgMax's: int64, the reduced axes kept as 1 or removed. */
+#define IS_KEEPDIMS_OP(op) ((op) == OP_ARGMAX || (op) == OP_ARGMIN || IS_NAN_OP(op))
 
 /* One request; any field may be invalid. */
 typedef struct {
     int op, dtype, rank;
     int64_t shape[MAXR];
-    int64_t axis;        /* argmax, argmin, hardmax */
+    int64_t axis;        /* argmax, argmin, hardmax, nanargmax, nanargmin */
+    int all_axes;        /* nanargmax, nanargmin: axis NULL, every axis */
     int keepdims, last;  /* last: select_last_index or direction */
     int naxes;
     int64_t axes[MAXR];
@@ -407,6 +422,10 @@ static int reduced_dims(const request *q, unsigned char *reduced)
         }
         return 1;
     }
+    if (IS_NAN_OP(q->op) && q->all_axes) {
+        memset(reduced, 1, (size_t)q->rank);
+        return 1;
+    }
     if (q->axis < -q->rank || q->axis >= q->rank || (q->op == OP_HARDMAX && q->version == 1 && q->axis < 0))
         return 0;
     int64_t a = q->axis < 0 ? q->axis + q->rank : q->axis;
@@ -425,7 +444,7 @@ static int output_shape(const request *q, const unsigned char *reduced, int64_t 
             shape[o++] = q->shape[d];
         else if (!reduced[d])
             shape[o++] = q->shape[d];
-        else if (q->op != OP_ARGMAX && q->op != OP_ARGMIN)
+        else if (!IS_KEEPDIMS_OP(q->op))
             shape[o++] = 1;
         else if (q->keepdims)
             shape[o++] = 1;
@@ -453,6 +472,9 @@ static int expect_ok(const request *q, const unsigned char *reduced, int axes_ok
     case OP_ARGMIN:
         return (q->keepdims == 0 || q->keepdims == 1) && (q->last == 0 || q->last == 1) &&
                q->out_dtype == ARGEXT_INT64 && count > 0;
+    case OP_NANMAX:
+    case OP_NANMIN:
+        return (q->keepdims == 0 || q->keepdims == 1) && q->out_dtype == ARGEXT_INT64 && count > 0;
     case OP_REDUCE_MAX:
     case OP_REDUCE_MIN:
         return (q->last == 0 || q->last == 1) && is_index_dtype(q->out_dtype) && count > 0 &&
@@ -528,9 +550,15 @@ static void run_request(const request *q)
         shape_arg[q->negative_dim] = -1;
     argext_tensor tin = {in.data, (argext_dtype)q->dtype, q->rank, shape_arg, in.strides};
     argext_tensor tout = {out.data, (argext_dtype)q->out_dtype, orank, out.shape, out.strides};
-    int is_min = q->op == OP_ARGMIN || q->op == OP_REDUCE_MIN;
+    int is_min = q->op == OP_ARGMIN || q->op == OP_REDUCE_MIN || q->op == OP_NANMIN;
     argext_status st;
     switch (q->op) {
+    case OP_NANMAX:
+        st = argext_nanargmax(&tin, &tout, q->all_axes ? NULL : &q->axis, q->keepdims);
+        break;
+    case OP_NANMIN:
+        st = argext_nanargmin(&tin, &tout, q->all_axes ? NULL : &q->axis, q->keepdims);
+        break;
     case OP_ARGMAX: st = argext_argmax(&tin, &tout, q->axis, q->keepdims, q->last); break;
     case OP_ARGMIN: st = argext_argmin(&tin, &tout, q->axis, q->keepdims, q->last); break;
     case OP_REDUCE_MAX:
@@ -551,19 +579,27 @@ static void run_request(const request *q)
         break;
     }
 
-    CHECK((st == ARGEXT_OK) == ok, "status %d (%s), expected %s", st, argext_status_string(st),
-          ok ? "success" : "an error");
+    /* A NaN-skipping op on an all-NaN slice writes its whole output and says so. */
+    int all_nan = st == ARGEXT_ERR_ALL_NAN && IS_NAN_OP(q->op);
+    CHECK((st == ARGEXT_OK || all_nan) == ok, "status %d (%s), expected %s", st,
+          argext_status_string(st), ok ? "success" : "an error");
     CHECK(memcmp(in_copy, in.alloc, in.bytes) == 0, "input modified");
-    if (st == ARGEXT_OK && ok) {
+    if ((st == ARGEXT_OK || all_nan) && ok) {
         int64_t kept_shape[MAXR], idx[MAXR] = {0}, ostrides[MAXR];
         for (int d = 0, o = 0; d < rank; d++) {
             kept_shape[d] = reduced[d] ? 1 : q->shape[d];
-            int dropped = (q->op == OP_ARGMAX || q->op == OP_ARGMIN) && reduced[d] && !q->keepdims;
+            int dropped = IS_KEEPDIMS_OP(q->op) && reduced[d] && !q->keepdims;
             ostrides[d] = dropped ? 0 : out.strides[o++];
         }
         int64_t nkept = count_of(rank, kept_shape);
         int64_t *expected = malloc(sizeof(int64_t) * (size_t)(nkept > 0 ? nkept : 1));
-        reference(&in, q->dtype, reduced, is_min, q->op == OP_HARDMAX ? 0 : q->last, expected);
+        reference(&in, q->dtype, reduced, is_min, q->op == OP_HARDMAX || IS_NAN_OP(q->op) ? 0 : q->last,
+                  IS_NAN_OP(q->op), expected);
+        int want_all_nan = 0;
+        for (int64_t k = 0; IS_NAN_OP(q->op) && k < nkept; k++)
+            want_all_nan |= expected[k] < 0;
+        CHECK(all_nan == want_all_nan, "status %d (%s) for %s all-NaN slice", st,
+              argext_status_string(st), want_all_nan ? "an" : "no");
         long bad = 0;
         if (q->op == OP_HARDMAX) {
             /* 1 exactly at each kept position's reference index, 0 elsewhere. */
@@ -641,6 +677,7 @@ static void random_request(request *q, int op, int dtype, int rank, int64_t max_
     if (op == OP_HARDMAX && q->version == 1 && q->axis < 0)
         q->axis += rank;
     q->onto_zeros = op == OP_HARDMAX && rnd() % 2;
+    q->all_axes = IS_NAN_OP(op) && rnd() % 3 == 0;
     /* A random non-empty subset of the axes, in random order, some negative. */
     int perm[MAXR];
     for (int d = 0; d < rank; d++)
