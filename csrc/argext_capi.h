@@ -66,6 +66,11 @@ typedef struct argext_capi {
     int (*get_num_threads)(void);
     argext_status (*set_num_threads)(int n);
     void (*set_parallel_for)(argext_parallel_for parallel_for, void *host);
+    argext_error (*last_error)(void);
+    argext_status (*nanargmax)(const argext_tensor *data, const argext_tensor *reduced,
+                               const int64_t *axis, int keepdims);
+    argext_status (*nanargmin)(const argext_tensor *data, const argext_tensor *reduced,
+                               const int64_t *axis, int keepdims);
 } argext_capi;
 
 #ifdef ARGEXT_CAPI_PROVIDER
@@ -77,6 +82,7 @@ static const argext_capi argext_capi_provided = {
     argext_isa_supported, argext_isa_best, argext_get_isa, argext_set_isa, argext_isa_name,
     argext_hardmax_onto_zeros,
     argext_get_num_threads, argext_set_num_threads, argext_set_parallel_for,
+    argext_last_error, argext_nanargmax, argext_nanargmin,
 };
 #else
 
@@ -108,6 +114,9 @@ static const argext_capi *argext_capi_table = NULL;
 #define argext_get_num_threads (*argext_capi_table->get_num_threads)
 #define argext_set_num_threads (*argext_capi_table->set_num_threads)
 #define argext_set_parallel_for (*argext_capi_table->set_parallel_for)
+#define argext_last_error (*argext_capi_table->last_error)
+#define argext_nanargmax (*argext_capi_table->nanargmax)
+#define argext_nanargmin (*argext_capi_table->nanargmin)
 
 #ifndef ARGEXT_NO_IMPORT
 /* Imports argext and takes its table. Returns 0, or -1 with a Python
