@@ -127,11 +127,32 @@ def _check_reduce(rng, name, dtype):
                     yield f"reduce_arg{op} {name} axes={axes} {direction}"
 
 
+def _check_nan(rng, name, dtype):
+    """nanargmax/nanargmin over every axis and the flattened array, against
+    NumPy's (all-NaN slices raise in both)."""
+    for op, fn, ref in (("max", argext.nanargmax, np.nanargmax), ("min", argext.nanargmin, np.nanargmin)):
+        for shape in SHAPES:
+            x = _sample(rng, dtype, shape)
+            for axis in [None] + list(range(-x.ndim, x.ndim)):
+                try:
+                    want = ref(_comparable(x), axis=axis)
+                except ValueError:
+                    want = ValueError
+                try:
+                    got = fn(x, axis=axis)
+                except ValueError:
+                    got = ValueError
+                if (want is ValueError) != (got is ValueError) or (
+                        want is not ValueError and not np.array_equal(got, want)):
+                    yield f"nanarg{op} {name} shape={x.shape} axis={axis}"
+
+
 # Every public computing function has its check here: (what it covers, check).
 CHECKS = [
     ("ArgMax/ArgMin 1, 11, 12, 13", _check_arg),
     ("Hardmax 1, 11, 13", _check_hardmax),
     ("reduce_argmax/reduce_argmin", _check_reduce),
+    ("nanargmax/nanargmin", _check_nan),
 ]
 
 
