@@ -7,6 +7,8 @@ import numpy.typing as npt
 from argext._spec import OpSchema
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
+_ArrayT = TypeVar("_ArrayT", bound=npt.NDArray[Any])
+_Isa = Literal["baseline", "sse2", "sse42", "avx2", "avx512", "neon"]
 _Axes = SupportsIndex | Sequence[SupportsIndex]
 _Direction = Literal["increasing", "decreasing"]
 # A flag attribute (keepdims, select_last_index): an int, bool or np.bool_.
@@ -144,12 +146,38 @@ def reduce_argmin(
     output_dtype: npt.DTypeLike,
     out: npt.NDArray[np.integer[Any]] | None = None,
 ) -> npt.NDArray[np.integer[Any]]: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike, axis: None = None, *, keepdims: Literal[False] = False, out: None = None
+) -> np.intp: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
+) -> _ArrayT: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
+) -> Any: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike, axis: None = None, *, keepdims: Literal[False] = False, out: None = None
+) -> np.intp: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
+) -> _ArrayT: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
+) -> Any: ...
 def schema(op_type: str, opset: SupportsIndex | None = None) -> OpSchema: ...
 def version() -> str: ...
 def get_include() -> str: ...
-def get_isa() -> Literal["baseline", "avx2", "avx512"]: ...
-def set_isa(name: Literal["baseline", "avx2", "avx512"] | None) -> None: ...
-def supported_isas() -> tuple[str, ...]: ...
+def get_isa() -> _Isa: ...
+def set_isa(name: _Isa | None) -> None: ...
+def supported_isas() -> tuple[_Isa, ...]: ...
+def get_num_threads() -> int: ...
+def set_num_threads(n: int | None) -> None: ...
 
 __all__ = [
     "SpecError",
@@ -158,11 +186,15 @@ __all__ = [
     "argmin",
     "get_include",
     "get_isa",
+    "get_num_threads",
     "hardmax",
+    "nanargmax",
+    "nanargmin",
     "reduce_argmax",
     "reduce_argmin",
     "schema",
     "set_isa",
+    "set_num_threads",
     "supported_isas",
     "__version__",
 ]

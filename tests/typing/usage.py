@@ -2,7 +2,7 @@
 (.ci/typecheck); never run. A `type: ignore[...]` marks a call the stubs must
 refuse: mypy's warn_unused_ignores fails the check if they accept it."""
 
-from typing import Any
+from typing import Any, Literal
 
 import dask.array as da
 import numpy as np
@@ -31,7 +31,12 @@ assert_type(argext.reduce_argmin(x, (1,), output_dtype="uint64"), npt.NDArray[np
 assert_type(argext.reduce_argmin(x, [0], output_dtype="uint32"), npt.NDArray[np.uint32])
 assert_type(argext.reduce_argmin(x, [0], output_dtype=np.int32), npt.NDArray[np.integer[Any]])
 assert_type(argext.schema("ArgMax", 11).since_version, int)
-assert_type(argext.supported_isas(), tuple[str, ...])
+assert_type(argext.nanargmax(x), np.intp)
+assert_type(argext.nanargmin(x, axis=1), Any)
+assert_type(argext.nanargmax(x, 0, keepdims=True, out=np.empty((1, 4), np.int64)), npt.NDArray[np.int64])
+assert_type(argext.get_num_threads(), int)
+argext.set_num_threads(None)
+assert_type(argext.supported_isas(), tuple[Literal["baseline", "sse2", "sse42", "avx2", "avx512", "neon"], ...])
 argext.set_isa(None)
 argext.set_isa(argext.get_isa())
 assert_type(argext.get_include(), str)
