@@ -35,7 +35,7 @@
    refuses to import. API version: entries are only ever appended; the
    installed argext must provide at least those a module was built with. */
 #define ARGEXT_CAPI_ABI_VERSION 1
-#define ARGEXT_CAPI_API_VERSION 1
+#define ARGEXT_CAPI_API_VERSION 2
 
 /* abi_version, api_version and version stay first in every ABI version. */
 typedef struct argext_capi {
@@ -62,6 +62,8 @@ typedef struct argext_capi {
     const char *(*isa_name)(argext_isa isa);
     argext_status (*hardmax_onto_zeros)(const argext_tensor *input, const argext_tensor *output,
                                         int64_t axis, int version);
+    /* API version 2 */
+    argext_error (*last_error)(void);
 } argext_capi;
 
 #ifdef ARGEXT_CAPI_PROVIDER
@@ -72,6 +74,7 @@ static const argext_capi argext_capi_provided = {
     argext_argmax, argext_argmin, argext_reduce_argmax, argext_reduce_argmin, argext_hardmax,
     argext_isa_supported, argext_isa_best, argext_get_isa, argext_set_isa, argext_isa_name,
     argext_hardmax_onto_zeros,
+    argext_last_error,
 };
 #else
 
@@ -100,6 +103,7 @@ static const argext_capi *argext_capi_table = NULL;
 #define argext_set_isa (*argext_capi_table->set_isa)
 #define argext_isa_name (*argext_capi_table->isa_name)
 #define argext_hardmax_onto_zeros (*argext_capi_table->hardmax_onto_zeros)
+#define argext_last_error (*argext_capi_table->last_error)
 
 #ifndef ARGEXT_NO_IMPORT
 /* Imports argext and takes its table. Returns 0, or -1 with a Python

@@ -355,6 +355,14 @@ int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_
     return fold_row(p, q, e0, e1, init, key, s);
 }
 
+void argext_plan_store(const argext_plan *p, int64_t k, int64_t index)
+{
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
+    argext_store_index(p->out + outer.b + (k % p->inner.n) * p->inner.b, p->out_dtype,
+                       p->flat0 + index);
+}
+
 int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const void *key_b,
                        int64_t b)
 {

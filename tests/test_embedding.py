@@ -417,7 +417,7 @@ except ImportError as e:
 
 @pytest.mark.parametrize("abi, api, message", [
     (2, 1, "built against ABI version 1 but the installed argext 0.1.0 has ABI version 2"),
-    (1, 0, "needs API version 1 but the installed argext 0.1.0 provides only 0"),
+    (1, 0, "needs API version 2 but the installed argext 0.1.0 provides only 0"),
 ])
 def test_import_argext_checks_versions(capsule_module, prefix, abi, api, message):
     """import_argext refuses a table of another ABI, or of an older API, with a clear error."""
