@@ -27,8 +27,10 @@
    memory stream), while its keys and indices stay in L1/L2. */
 #define ARGEXT_COL_BLOCK 4096
 
-/* Bytes of byte-swapped input converted per kernel call. */
-#define ARGEXT_SWAP_BYTES 65536
+/* Scratch for byte-swapped input: a column fold converts up to this many
+   bytes (16 rows of 4096 float32 columns) per kernel call, row scans a
+   quarter of it. */
+#define ARGEXT_SWAP_BYTES 262144
 
 /* One dimension of a strided walk: extent and two byte strides (or a byte
    stride and a flat-index weight). */
