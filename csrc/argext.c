@@ -431,7 +431,7 @@ static argext_status hardmax(const argext_tensor *input, const argext_tensor *ou
     size_t itemsize = argext_itemsize(dtype);
     unsigned char one[8];
     uint64_t bits = argext_one_bits(dtype);
-    for (size_t i = 0; i < itemsize; i++) { /* in the output's byte order */
+    for (size_t i = 0; i < itemsize && i < sizeof one; i++) { /* in the output's byte order */
         int byte = (output->dtype & ARGEXT_BYTESWAPPED) ? (int)(itemsize - 1 - i) : (int)i;
         unsigned char b = (unsigned char)(bits >> (8 * byte));
         memcpy(one + i, &b, 1);
