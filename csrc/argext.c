@@ -616,7 +616,7 @@ static argext_status hardmax(const argext_tensor *input, const argext_tensor *ou
     output_pass o;
     o.itemsize = argext_itemsize(dtype);
     uint64_t bits = argext_one_bits(dtype);
-    for (size_t i = 0; i < o.itemsize; i++) { /* in the output's byte order */
+    for (size_t i = 0; i < o.itemsize && i < sizeof o.one; i++) { /* in the output's byte order */
         int byte = (output->dtype & ARGEXT_BYTESWAPPED) ? (int)(o.itemsize - 1 - i) : (int)i;
         unsigned char b = (unsigned char)(bits >> (8 * byte));
         memcpy(o.one + i, &b, 1);

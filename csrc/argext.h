@@ -17,7 +17,7 @@
  * reads them once.
  *
  * Memory: a call uses at most 16 KiB of the caller's stack. Larger scratch
- * (about 200 KiB: column keys, byte-swap blocks, the plan) is one block per
+ * (about 330 KiB: column keys, byte-swap blocks, the plan) is one block per
  * thread, allocated on the thread's first call and freed when the thread
  * exits (POSIX threads, Windows fibre-local storage; elsewhere it is
  * allocated and freed by each call). argext_hardmax and

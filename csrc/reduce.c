@@ -7,9 +7,9 @@
 #include "dtypes.h"
 #include "reduce.h"
 
-/* Columns per block of a byte-swapped column fold: a block of rows of it
-   fills the swap scratch (64 float32 or 32 float64 rows per kernel call). */
-#define SWAP_COL_BLOCK 256
+/* Bytes of byte-swapped input a row scan converts per kernel call: they
+   stay in L2 between the swap and the kernel. */
+#define SWAP_ROW_BYTES (ARGEXT_SWAP_BYTES / 4)
 
 /* ------------------------------------------------------------ iterator */
 
@@ -219,7 +219,7 @@ static int64_t fold_run(const argext_plan *p, const char *q, int64_t n, int init
 {
     if (!p->swapped)
         return p->row(q, n, p->axis.a, p->last, init, key);
-    int64_t best = -1, chunk = ARGEXT_SWAP_BYTES / (int64_t)p->itemsize;
+    int64_t best = -1, chunk = SWAP_ROW_BYTES / (int64_t)p->itemsize;
     for (int64_t i0 = 0; i0 < n; i0 += chunk) {
         int64_t m = min64(chunk, n - i0);
         swap_block(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, p->itemsize);
@@ -278,9 +278,8 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
 {
     const argext_dim *inner = &p->inner;
     if (p->column_mode) {
-        int64_t block = p->swapped ? SWAP_COL_BLOCK : ARGEXT_COL_BLOCK;
-        for (int64_t jb = j0; jb < j1; jb += block) {
-            int64_t bn = min64(block, j1 - jb);
+        for (int64_t jb = j0; jb < j1; jb += ARGEXT_COL_BLOCK) {
+            int64_t bn = min64(ARGEXT_COL_BLOCK, j1 - jb);
             const char *q = pin + jb * inner->a;
             int init = 1;
             argext_iter al;
@@ -299,9 +298,9 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
         (uintptr_t)(pout + j0 * inner->b) % sizeof(int64_t) == 0) {
         p->rows(pin + j0 * inner->a, j1 - j0, inner->a, p->axis.n, p->axis.a, p->last,
                 (int64_t *)(void *)(pout + j0 * inner->b));
-    } else if (p->nr == 0 && (!p->swapped || row_bytes <= ARGEXT_SWAP_BYTES / 2)) {
+    } else if (p->nr == 0 && (!p->swapped || row_bytes <= SWAP_ROW_BYTES / 2)) {
         /* One reduced run per row: whole rows in batches, no per-row call. */
-        int64_t batch = p->swapped ? ARGEXT_SWAP_BYTES / row_bytes : ARGEXT_COL_BLOCK;
+        int64_t batch = p->swapped ? SWAP_ROW_BYTES / row_bytes : ARGEXT_COL_BLOCK;
         batch = min64(batch, ARGEXT_COL_BLOCK);
         for (int64_t jb = j0; jb < j1; jb += batch) {
             int64_t bn = min64(batch, j1 - jb);
@@ -353,6 +352,14 @@ int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_
     argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
     const char *q = p->in + outer.a + (k % p->inner.n) * p->inner.a;
     return fold_row(p, q, e0, e1, init, key, s);
+}
+
+void argext_plan_store(const argext_plan *p, int64_t k, int64_t index)
+{
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
+    argext_store_index(p->out + outer.b + (k % p->inner.n) * p->inner.b, p->out_dtype,
+                       p->flat0 + index);
 }
 
 int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const void *key_b,

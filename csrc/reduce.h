@@ -27,8 +27,10 @@
    memory stream), while its keys and indices stay in L1/L2. */
 #define ARGEXT_COL_BLOCK 4096
 
-/* Bytes of byte-swapped input converted per kernel call. */
-#define ARGEXT_SWAP_BYTES 65536
+/* Scratch for byte-swapped input: a column fold converts up to this many
+   bytes (16 rows of 4096 float32 columns) per kernel call, row scans a
+   quarter of it. */
+#define ARGEXT_SWAP_BYTES 262144
 
 /* One dimension of a strided walk: extent and two byte strides (or a byte
    stride and a flat-index weight). */
@@ -109,8 +111,9 @@ void argext_arena_release(argext_arena *a);
    kernels of the ISA level in use. */
 void argext_plan_build(argext_plan *p, const argext_reduction *r);
 
-/* Writes the outputs of kept positions [k0, k1) (row-major over the kept
-   dimensions, 0 <= k0 <= k1 <= p->positions). */
+/* Writes the outputs of kept positions [k0, k1), 0 <= k0 <= k1 <=
+   p->positions. Positions are numbered in the plan's order (the kept
+   dimensions sorted by memory stride), not the tensor's. */
 void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_arena *scratch);
 
 /* Folds elements [e0, e1) of kept position k (row-major over the reduced
@@ -120,6 +123,9 @@ void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_arena 
    -1 if none beat the incoming key. */
 int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,
                              void *key, argext_arena *scratch);
+
+/* Writes index (as returned by argext_plan_row_part) as position k's output. */
+void argext_plan_store(const argext_plan *p, int64_t k, int64_t index);
 
 /* Whether part (key_a, index a) is to be taken over part (key_b, b) when
    merging row parts (the plan's dtype and direction decide). */

@@ -29,6 +29,7 @@
 #include <pthread.h>
 
 #include "argext.h"
+#include "reduce.h"  /* the engine's sub-range entry points */
 #include "threads.h" /* argext_set_min_part_bytes */
 
 /* Flushing denormal inputs to zero for float compares (fp_flush) and
@@ -530,8 +531,26 @@ static void run_request(const request *q)
     make_layout(&in, in_size, rank, q->shape, 1);
     if (valid_dtype(q->dtype))
         fill_random(&in, q->dtype);
+    /* Sometimes the input is passed in the opposite byte order: a copy with
+       every element's bytes reversed, flagged ARGEXT_BYTESWAPPED; the
+       reference reads the native original. */
+    int swapped = valid_dtype(q->dtype) && SIZES[q->dtype] > 1 && rnd() % 4 == 0;
+    unsigned char *in_swapped = NULL;
+    if (swapped) {
+        in_swapped = malloc(in.bytes);
+        memcpy(in_swapped, in.alloc, in.bytes);
+        int64_t z[MAXR] = {0};
+        if (count_of(rank, q->shape) > 0)
+            do {
+                size_t off = (size_t)(in.data - (char *)in.alloc) + (size_t)offset_of(rank, in.strides, z);
+                for (size_t b = 0; b < SIZES[q->dtype]; b++)
+                    in_swapped[off + b] = in.alloc[off + SIZES[q->dtype] - 1 - b];
+            } while (next_index(rank, q->shape, z));
+    }
+    if (swapped)
+        strncat(where, " byteswapped", sizeof where - strlen(where) - 1);
     unsigned char *in_copy = malloc(in.bytes);
-    memcpy(in_copy, in.alloc, in.bytes);
+    memcpy(in_copy, swapped ? in_swapped : in.alloc, in.bytes);
 
     int64_t oshape[MAXR + 1];  /* room for mutation 3 */
     int orank = output_shape(q, reduced, oshape);
@@ -548,7 +567,9 @@ static void run_request(const request *q)
     memcpy(shape_arg, q->shape, sizeof(int64_t) * (size_t)rank);
     if (q->negative_dim >= 0)
         shape_arg[q->negative_dim] = -1;
-    argext_tensor tin = {in.data, (argext_dtype)q->dtype, q->rank, shape_arg, in.strides};
+    argext_tensor tin = {swapped ? (char *)in_swapped + (in.data - (char *)in.alloc) : in.data,
+                         (argext_dtype)(q->dtype | (swapped ? ARGEXT_BYTESWAPPED : 0)), q->rank,
+                         shape_arg, in.strides};
     argext_tensor tout = {out.data, (argext_dtype)q->out_dtype, orank, out.shape, out.strides};
     int is_min = q->op == OP_ARGMIN || q->op == OP_REDUCE_MIN || q->op == OP_NANMIN;
     argext_status st;
@@ -583,7 +604,7 @@ static void run_request(const request *q)
     int all_nan = st == ARGEXT_ERR_ALL_NAN && IS_NAN_OP(q->op);
     CHECK((st == ARGEXT_OK || all_nan) == ok, "status %d (%s), expected %s", st,
           argext_status_string(st), ok ? "success" : "an error");
-    CHECK(memcmp(in_copy, in.alloc, in.bytes) == 0, "input modified");
+    CHECK(memcmp(in_copy, swapped ? in_swapped : in.alloc, in.bytes) == 0, "input modified");
     if ((st == ARGEXT_OK || all_nan) && ok) {
         int64_t kept_shape[MAXR], idx[MAXR] = {0}, ostrides[MAXR];
         for (int d = 0, o = 0; d < rank; d++) {
@@ -641,6 +662,7 @@ static void run_request(const request *q)
         stray += out.alloc[b] != SENTINEL;
     CHECK(stray == 0, "%zu bytes written outside the output (or by a refused call)", stray);
     free(in_copy);
+    free(in_swapped);
     free(in.alloc);
     free(out.alloc);
 }
@@ -1085,6 +1107,61 @@ static void test_threads(int cases_per_combo)
     CHECK(argext_set_num_threads(0) == ARGEXT_OK, "set_num_threads(0)");
 }
 
+/* The entry points a thread pool will use: kept positions run as two
+   ranges, and every row folded as two element ranges merged with
+   argext_plan_better, each give the reference's indices. */
+static void test_plan_parts(void)
+{
+    for (int t = 0; t < 200; t++) {
+        int dt = (int)(rnd() % ARGEXT_DTYPE_COUNT), is_min = (int)(rnd() % 2), last = (int)(rnd() % 2);
+        int swapped = SIZES[dt] > 1 && rnd() % 2;
+        int64_t shape[2] = {rnd_in(1, 9), rnd_in(2, 300)}, out[9], out_strides[2] = {8, 0}, expected[9];
+        unsigned char reduced[2] = {0, 1};
+        layout in;
+        make_layout(&in, SIZES[dt], 2, shape, 0);
+        fill_random(&in, dt);
+        reference(&in, dt, reduced, is_min, last, 0, expected);
+        if (swapped) {
+            int64_t z[2] = {0, 0};
+            do {
+                char *e = in.data + offset_of(2, in.strides, z);
+                for (size_t b = 0; b < SIZES[dt] / 2; b++) {
+                    char c = e[b];
+                    e[b] = e[SIZES[dt] - 1 - b];
+                    e[SIZES[dt] - 1 - b] = c;
+                }
+            } while (next_index(2, shape, z));
+        }
+        snprintf(where, sizeof where, "plan parts dtype=%s shape=[%" PRId64 ",%" PRId64 "] min=%d last=%d swapped=%d",
+                 NAMES[dt], shape[0], shape[1], is_min, last, swapped);
+        argext_reduction r = {in.data, dt | (swapped ? ARGEXT_BYTESWAPPED : 0), 2, shape, in.strides,
+                              reduced, (char *)out, ARGEXT_INT64, out_strides,
+                              is_min ? ARGEXT_OP_MIN : ARGEXT_OP_MAX, last};
+        argext_arena *a = argext_arena_acquire();
+        CHECK(a != NULL, "no scratch");
+        if (!a) {
+            free(in.alloc);
+            return;
+        }
+        argext_plan_build(&a->plan, &r);
+        int64_t k = rnd_in(0, a->plan.positions);
+        memset(out, 0xff, sizeof out);
+        argext_plan_run(&a->plan, 0, k, a);
+        argext_plan_run(&a->plan, k, a->plan.positions, a);
+        CHECK(memcmp(out, expected, sizeof(int64_t) * (size_t)shape[0]) == 0, "ranges [0, k), [k, n)");
+        memset(out, 0xff, sizeof out);
+        for (int64_t j = 0; j < a->plan.positions; j++) {
+            int64_t m = rnd_in(1, shape[1] - 1), ka, kb;
+            int64_t ia = argext_plan_row_part(&a->plan, j, 0, m, 1, &ka, a);
+            int64_t ib = argext_plan_row_part(&a->plan, j, m, shape[1], 1, &kb, a);
+            argext_plan_store(&a->plan, j, argext_plan_better(&a->plan, &kb, ib, &ka, ia) ? ib : ia);
+        }
+        CHECK(memcmp(out, expected, sizeof(int64_t) * (size_t)shape[0]) == 0, "row parts merged");
+        argext_arena_release(a);
+        free(in.alloc);
+    }
+}
+
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 20000;
@@ -1114,6 +1191,7 @@ int main(int argc, char **argv)
         CHECK(argext_set_isa((argext_isa)isa) == ARGEXT_OK && argext_get_isa() == (argext_isa)isa,
               "cannot select ISA %d", isa);
         test_entry_points(iterations >= 5000 ? 12 : 3, 0);
+        test_plan_parts();
 #ifdef HAVE_FLUSH
         test_denormals_under_daz();
 #endif
