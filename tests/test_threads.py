@@ -258,7 +258,7 @@ def test_fork_after_the_pool_ran():
 def test_threadpoolctl_limits_and_lists_argext():
     pytest.importorskip("threadpoolctl")
     for order in ("import argext, threadpoolctl", "import threadpoolctl, argext"):
-        out = run_python(order + """
+        out = run_python(order + "\n" + textwrap.dedent("""
             argext.set_num_threads(3)
             info = [i for i in threadpoolctl.threadpool_info() if i["internal_api"] == "argext"]
             print(len(info), info[0]["num_threads"], info[0]["version"] == argext.__version__)
@@ -267,7 +267,7 @@ def test_threadpoolctl_limits_and_lists_argext():
             with threadpoolctl.threadpool_limits(limits=2, user_api="argext"):
                 print(argext.get_num_threads())
             print(argext.get_num_threads())
-        """)
+        """))
         assert out.split() == ["1", "3", "True", "1", "2", "3"], order
 
 
