@@ -35,12 +35,7 @@ _INDEX_DTYPES = {
     np.dtype(np.uint64): ARGEXT_UINT64,
     np.dtype(np.uint32): ARGEXT_UINT32,
 }
-_INDEX_LIMITS = {
-    ARGEXT_INT64: 2**63 - 1,
-    ARGEXT_INT32: 2**31 - 1,
-    ARGEXT_UINT64: 2**63 - 1,
-    ARGEXT_UINT32: 2**32 - 1,
-}
+_INT64 = np.dtype(np.int64)
 
 
 cdef class _Version:
@@ -50,12 +45,14 @@ cdef class _Version:
     cdef readonly int since
     cdef unsigned int dtype_mask
     cdef readonly object attributes
+    cdef bint has_last  # select_last_index is an attribute of this version
 
     def __init__(self, schema):
         self.schema = schema
         self.name = str(schema)
         self.since = schema.since_version
         self.attributes = schema.attributes
+        self.has_last = "select_last_index" in schema.attributes
         self.dtype_mask = 0
         for d in schema.dtypes:
             self.dtype_mask |= 1u << _DTYPE_NAMES.index(d)
@@ -65,6 +62,10 @@ cdef dict _VERSIONS = {
     op: (None,) + tuple(_Version(resolve(op, o)) for o in range(1, NEWEST_OPSET + 1))
     for op in OPERATORS
 }
+
+
+cdef _Version _ARGMAX_NEWEST = _VERSIONS["ArgMax"][NEWEST_OPSET]
+cdef _Version _ARGMIN_NEWEST = _VERSIONS["ArgMin"][NEWEST_OPSET]
 
 
 cdef _Version _version(str op_type, object opset):
@@ -95,27 +96,37 @@ cdef object _integer(object context, str name, object value, bint allow_bool):
 
 
 cdef int _flag(_Version v, str name, object value) except -1:
-    """A 0/1 attribute; one the version lacks must be left at 0."""
-    attr = v.attributes.get(name)
+    """A 0/1 attribute as a C int for the C core to range-check; one the
+    version lacks (spec knowledge C has not) must be left at 0."""
+    if type(value) is int and (value == 0 or (value == 1 and (v.has_last or name == "keepdims"))):
+        return value
     cdef object x = _integer(v.name, name, value, True)
-    if attr is None:
+    if name == "select_last_index" and not v.has_last:
         if x != 0:
             raise SpecError(f"{v.name}: {name}={value!r} is not an attribute of this version "
                             f"(it needs a newer opset)")
         return 0
-    if x not in attr.allowed:
-        raise SpecError(f"{v.name}: {name}={value!r} is out of range (allowed: {attr.allowed})")
-    return x
+    return x if 0 <= x <= 1 else 2  # out of range either way: the message names the value given
 
 
-cdef int64_t _axis(object context, str name, object value, int rank, bint negative_ok) except -1:
+cdef int64_t _c_axis(object context, str name, object value) except? -1:
+    """An axis as a C int64 for the C core to range-check (a Python int beyond
+    int64 becomes one that is out of range for every rank)."""
+    if type(value) is int:
+        try:
+            return value
+        except OverflowError:
+            return -(2**62)
     cdef object a = _integer(context, name, value, False)
-    cdef object low = -rank if negative_ok else 0
-    if a < low or a >= rank:
-        raise SpecError(f"{context}: {name}={a} is out of range [{low}, {rank - 1}] "
-                        f"for an input of rank {rank}")
-    return a + rank if a < 0 else a
+    return a if -(2**62) <= a <= 2**62 else -(2**62)
 
+
+cdef str _range_text(int rank, bint negative_ok):
+    return f"[{-rank if negative_ok else 0}, {rank - 1}]"
+
+
+# The byte-order character of a non-native dtype on this machine.
+cdef char _SWAPPED_ORDER = b'>' if sys.byteorder == "little" else b'<'
 
 # ml_dtypes' bfloat16 scalar type, once seen: dtype.name runs Python code on every call.
 cdef object _bfloat16_type = None
@@ -125,12 +136,15 @@ cdef int _dtype_code(cnp.dtype dt):
     global _bfloat16_type
     cdef char kind = dt.kind
     cdef Py_ssize_t size = dt.itemsize
+    cdef int lg = 0 if size == 1 else 1 if size == 2 else 2 if size == 4 else 3 if size == 8 else -1
+    if lg < 0:
+        return -1
     if kind == b'f':
-        return {2: ARGEXT_FLOAT16, 4: ARGEXT_FLOAT32, 8: ARGEXT_FLOAT64}.get(size, -1)
+        return (-1, ARGEXT_FLOAT16, ARGEXT_FLOAT32, ARGEXT_FLOAT64)[lg]
     if kind == b'i':
-        return {1: ARGEXT_INT8, 2: ARGEXT_INT16, 4: ARGEXT_INT32, 8: ARGEXT_INT64}.get(size, -1)
+        return ARGEXT_INT8 + lg
     if kind == b'u':
-        return {1: ARGEXT_UINT8, 2: ARGEXT_UINT16, 4: ARGEXT_UINT32, 8: ARGEXT_UINT64}.get(size, -1)
+        return ARGEXT_UINT8 + lg
     if size == 2 and dt.type is _bfloat16_type:
         return ARGEXT_BFLOAT16
     if size == 2 and dt.name == "bfloat16":  # ml_dtypes: its type number is dynamic
@@ -171,14 +185,14 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
         names = [n for i, n in enumerate(_DTYPE_NAMES) if (allowed >> i) & 1]
         raise SpecTypeError(f"{context}: {what} has dtype {dt}, which it does not support "
                             f"(supported: {', '.join(names)})")
-    if not dt.isnative:  # read in place: the C core swaps bounded blocks
+    if dt.byteorder == _SWAPPED_ORDER:  # read in place: the C core swaps bounded blocks
         code[0] |= ARGEXT_BYTESWAPPED
     return arr
 
 
 cdef struct Descriptor:
     argext_tensor t
-    int64_t shape[64]
+    int64_t shape[64]  # used only where npy_intp is not int64
     int64_t strides[64]
 
 
@@ -186,12 +200,16 @@ cdef void _describe(Descriptor *d, cnp.ndarray a, int code) noexcept:
     cdef int i, nd = cnp.PyArray_NDIM(a)
     cdef cnp.npy_intp *shape = cnp.PyArray_DIMS(a)
     cdef cnp.npy_intp *strides = cnp.PyArray_STRIDES(a)
-    for i in range(nd):
-        d.shape[i] = shape[i]
-        d.strides[i] = strides[i]
     d.t.data = cnp.PyArray_DATA(a)
     d.t.dtype = <argext_dtype>code
     d.t.rank = nd
+    if sizeof(cnp.npy_intp) == sizeof(int64_t):
+        d.t.shape = <int64_t *>shape
+        d.t.strides = <int64_t *>strides
+        return
+    for i in range(nd):
+        d.shape[i] = shape[i]
+        d.strides[i] = strides[i]
     d.t.shape = d.shape
     d.t.strides = d.strides
 
@@ -225,6 +243,8 @@ cdef cnp.ndarray _output(object context, object out, tuple shape, cnp.dtype dtyp
         return np.empty(shape, dtype)
     if type(out) is not np.ndarray and not isinstance(out, np.ndarray):
         raise TypeError(f"{context}: out must be a numpy.ndarray, got {type(out).__name__}")
+    if type(out) is not np.ndarray:
+        _refuse_masked(context, "out", out)
     cdef cnp.ndarray o = <cnp.ndarray>out
     if o.dtype != dtype or not o.dtype.isnative:
         raise TypeError(f"{context}: out has dtype {o.dtype}, expected {dtype}")
@@ -244,48 +264,94 @@ cdef object _finish(cnp.ndarray result, object out):
     return out
 
 
-cdef int _check(object context, argext_status st) except -1:
-    if st == ARGEXT_OK:
-        return 0
-    if st == ARGEXT_ERR_NOMEM:
+cdef int _raise(object context, str what, cnp.ndarray arr, object given, object spec_axis,
+                object listed=None) except -1:
+    """The exception for the C core's refusal of the calling thread's last
+    call (argext_last_error), worded from the spec table. given: the Python
+    value of the argument named (axis, axes or attribute); spec_axis: the
+    version's axis Attribute (its rule decides the range) or None."""
+    cdef argext_error e = argext_last_error()
+    cdef int rank = cnp.PyArray_NDIM(arr)
+    shape = (<object>arr).shape
+    negative_ok = spec_axis is None or spec_axis.allowed == "axis"
+    if e.status == ARGEXT_ERR_NOMEM:
         raise MemoryError(f"{context}: out of memory")
-    message = argext_status_string(st).decode()
-    if st == ARGEXT_ERR_EMPTY_AXIS:
-        raise ValueError(f"{context}: {message}")
-    if st == ARGEXT_ERR_OVERFLOW:
-        raise OverflowError(f"{context}: {message}")
+    if e.status == ARGEXT_ERR_RANK and e.arg == ARGEXT_ARG_DATA and rank == 0:
+        raise SpecError(f"{context}: {what} is a 0-d array; axis must lie in [-r, r-1], "
+                        f"which is empty for rank 0")
+    if e.status == ARGEXT_ERR_AXIS and e.arg == ARGEXT_ARG_AXIS:
+        raise SpecError(f"{context}: axis={given} is out of range {_range_text(rank, negative_ok)} "
+                        f"for an input of rank {rank}")
+    if e.status == ARGEXT_ERR_AXIS and e.arg == ARGEXT_ARG_AXES:
+        if e.index < 0:
+            if e.value < 1:
+                raise SpecError(f"{context}: axes must name at least one axis, got {given!r}")
+            raise SpecError(f"{context}: axes {given!r} name more axes than the input's rank {rank}")
+        a = e.value
+        if -rank <= a < rank:
+            raise SpecError(f"{context}: axes {given!r} repeat axis {listed[e.index]!r}")
+        raise SpecError(f"{context}: axes={listed[e.index]} is out of range "
+                        f"{_range_text(rank, True)} for an input of rank {rank}")
+    if e.status == ARGEXT_ERR_ATTRIBUTE and e.arg in (ARGEXT_ARG_KEEPDIMS, ARGEXT_ARG_SELECT_LAST_INDEX):
+        name = "keepdims" if e.arg == ARGEXT_ARG_KEEPDIMS else "select_last_index"
+        raise SpecError(f"{context}: {name}={given!r} is out of range (allowed: (0, 1))")
+    if e.status == ARGEXT_ERR_EMPTY_AXIS:
+        if e.arg == ARGEXT_ARG_AXES:
+            raise ValueError(f"{context}: cannot reduce over axes {given!r}, which hold no elements "
+                             f"(data shape {shape})")
+        raise ValueError(f"{context}: cannot reduce over axis {given}, which has size 0 "
+                         f"(data shape {shape})")
+    if e.status == ARGEXT_ERR_OVERFLOW:
+        raise OverflowError(f"{context}: {e.value} reduced elements cannot be indexed by "
+                            f"output_dtype {given}")
+    message = argext_status_string(e.status).decode()
     raise SpecError(f"{context}: {message}")
 
 
-cdef object _onnx_arg(int is_min, str op_type, object data, object axis, object keepdims,
-                      object select_last_index, object opset, object out):
-    cdef _Version v = _version(op_type, opset)
+cdef inline bint _small(cnp.ndarray arr) noexcept:
+    # Below this many elements releasing the GIL costs more than the call.
+    return cnp.PyArray_SIZE(arr) < 16384
+
+
+cdef object _onnx_arg(int is_min, _Version v, object data, object axis, object keepdims,
+                      object select_last_index, object out):
     cdef int kd = _flag(v, "keepdims", keepdims)
     cdef int last = _flag(v, "select_last_index", select_last_index)
     cdef int code
     cdef cnp.ndarray arr = _intake(v.name, "data", data, v.dtype_mask, &code)
-    cdef int rank = cnp.PyArray_NDIM(arr)
-    if rank == 0:
-        raise SpecError(f"{v.name}: data is a 0-d array; axis must lie in [-r, r-1], "
-                        f"which is empty for rank 0")
-    cdef int64_t ax = _axis(v.name, "axis", axis, rank, True)
-    shape = (<object>arr).shape
-    if shape[ax] == 0:
-        raise ValueError(f"{v.name}: cannot reduce over axis {axis}, which has size 0 "
-                         f"(data shape {shape})")
-    out_shape = shape[:ax] + ((1,) if kd else ()) + shape[ax + 1:]
-    cdef cnp.ndarray result = _output(v.name, out, out_shape, np.dtype(np.int64), arr)
+    cdef int64_t ax = _c_axis(v.name, "axis", axis)
+    cdef int rank = cnp.PyArray_NDIM(arr), d, o = 0
+    cdef int64_t a = ax + rank if ax < 0 else ax
+    cdef cnp.npy_intp dims[64]
+    cdef cnp.ndarray result = None
     cdef Descriptor din, dout
-    _describe(&din, arr, code)
-    _describe(&dout, result, ARGEXT_INT64)
     cdef argext_status st
-    with nogil:
-        if is_min:
-            st = argext_argmin(&din.t, &dout.t, ax, kd, last)
+    _describe(&din, arr, code)
+    if 0 <= a < rank and kd >= 0 and kd <= 1:  # else no output shape: C reports the fault
+        for d in range(rank):
+            if d != a:
+                dims[o] = cnp.PyArray_DIMS(arr)[d]
+                o += 1
+            elif kd:
+                dims[o] = 1
+                o += 1
+        if out is None:
+            result = cnp.PyArray_EMPTY(o, dims, cnp.NPY_INT64, 0)
         else:
-            st = argext_argmax(&din.t, &dout.t, ax, kd, last)
-    _check(v.name, st)
-    return _finish(result, out)
+            result = _output(v.name, out, cnp.PyArray_IntTupleFromIntp(o, dims), _INT64, arr)
+        _describe(&dout, result, ARGEXT_INT64)
+    if _small(arr):
+        st = (argext_argmin if is_min else argext_argmax)(&din.t, &dout.t if result is not None else NULL,
+                                                          ax, kd, last)
+    else:
+        with nogil:
+            st = (argext_argmin if is_min else argext_argmax)(&din.t, &dout.t if result is not None else NULL,
+                                                              ax, kd, last)
+    if st != ARGEXT_OK:
+        e = argext_last_error()
+        given = {ARGEXT_ARG_KEEPDIMS: keepdims, ARGEXT_ARG_SELECT_LAST_INDEX: select_last_index}.get(e.arg, axis)
+        _raise(v.name, "data", arr, given, None)
+    return result if out is None else _finish(result, out)
 
 
 def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
@@ -295,7 +361,8 @@ def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     as the largest value; select_last_index=1 (opset >= 12) picks the last
     occurrence instead of the first.
     """
-    return _onnx_arg(0, "ArgMax", data, axis, keepdims, select_last_index, opset, out)
+    return _onnx_arg(0, _ARGMAX_NEWEST if opset is None else _version("ArgMax", opset),
+                     data, axis, keepdims, select_last_index, out)
 
 
 def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
@@ -305,7 +372,8 @@ def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     as the smallest value; select_last_index=1 (opset >= 12) picks the last
     occurrence instead of the first.
     """
-    return _onnx_arg(1, "ArgMin", data, axis, keepdims, select_last_index, opset, out)
+    return _onnx_arg(1, _ARGMIN_NEWEST if opset is None else _version("ArgMin", opset),
+                     data, axis, keepdims, select_last_index, out)
 
 
 def hardmax(input, axis=None, *, opset=None, out=None):
@@ -318,16 +386,13 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     cdef _Version v = _version("Hardmax", opset)
     cdef int code
     cdef cnp.ndarray arr = _intake(v.name, "input", input, v.dtype_mask, &code)
-    cdef int rank = cnp.PyArray_NDIM(arr)
     attr = v.attributes["axis"]
-    if rank == 0:
-        raise SpecError(f"{v.name}: input is a 0-d array; axis has no valid value for rank 0")
-    cdef int64_t ax = _axis(v.name, "axis", attr.default if axis is None else axis, rank,
-                            attr.allowed == "axis")
+    given = attr.default if axis is None else axis
+    cdef int64_t ax = _c_axis(v.name, "axis", given)
     # A fresh output comes from np.zeros: the OS hands out zeroed pages, so
     # the kernel writes only the ones instead of zeroing memory twice.
     cdef bint onto_zeros = out is None
-    odt = arr.dtype if arr.dtype.isnative else arr.dtype.newbyteorder("=")
+    odt = arr.dtype if not (code & ARGEXT_BYTESWAPPED) else arr.dtype.newbyteorder("=")
     cdef cnp.ndarray result = (np.zeros((<object>arr).shape, odt) if onto_zeros else
                                _output(v.name, out, (<object>arr).shape, odt, arr))
     cdef Descriptor din, dout
@@ -340,7 +405,10 @@ def hardmax(input, axis=None, *, opset=None, out=None):
             st = argext_hardmax_onto_zeros(&din.t, &dout.t, ax, version)
         else:
             st = argext_hardmax(&din.t, &dout.t, ax, version)
-    _check(v.name, st)
+    if st != ARGEXT_OK:
+        if argext_last_error().arg == ARGEXT_ARG_DATA and cnp.PyArray_NDIM(arr) == 0:
+            raise SpecError(f"{v.name}: input is a 0-d array; axis has no valid value for rank 0")
+        _raise(v.name, "input", arr, given, attr)
     return _finish(result, out)
 
 
@@ -358,18 +426,10 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
         except TypeError:
             raise SpecTypeError(f"{name}: axes must be a sequence of integers, "
                                 f"got {axes!r}") from None
-    if not listed:
-        raise SpecError(f"{name}: axes must name at least one axis, got {axes!r}")
     cdef int64_t c_axes[64]
     cdef int i, naxes = len(listed)
-    if naxes > rank:
-        raise SpecError(f"{name}: axes {axes!r} name more axes than the input's rank {rank}")
-    seen = set()
-    for i in range(naxes):
-        c_axes[i] = _axis(name, "axes", listed[i], rank, True)
-        if c_axes[i] in seen:
-            raise SpecError(f"{name}: axes {axes!r} repeat axis {listed[i]!r}")
-        seen.add(c_axes[i])
+    for i in range(min(naxes, 64)):
+        c_axes[i] = _c_axis(name, "axes", listed[i])
     if not isinstance(axis_direction, str):
         raise SpecTypeError(f"{name}: axis_direction must be 'increasing' or 'decreasing', "
                             f"got {axis_direction!r}")
@@ -383,28 +443,25 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
         raise SpecTypeError(f"{name}: output_dtype must be int64, int32, uint64 or uint32, "
                             f"got {output_dtype!r}") from None
     shape = (<object>arr).shape
-    count = 1
-    for a in seen:
-        count *= shape[a]
-    if count == 0:
-        raise ValueError(f"{name}: cannot reduce over axes {axes!r}, which hold no elements "
-                         f"(data shape {shape})")
-    if count - 1 > _INDEX_LIMITS[out_code]:
-        raise OverflowError(f"{name}: {count} reduced elements cannot be indexed by "
-                            f"output_dtype {odt}")
-    out_shape = tuple(1 if d in seen else n for d, n in enumerate(shape))
-    cdef cnp.ndarray result = _output(name, out, out_shape, odt, arr)
     cdef Descriptor din, dout
+    cdef cnp.ndarray result = None
     _describe(&din, arr, code)
-    _describe(&dout, result, out_code)
+    if 1 <= naxes <= rank and all(-rank <= c_axes[i] < rank for i in range(naxes)):
+        reduced = {c_axes[i] % rank for i in range(naxes)}
+        out_shape = tuple(1 if d in reduced else n for d, n in enumerate(shape))
+        result = _output(name, out, out_shape, odt, arr)
+        _describe(&dout, result, out_code)
     cdef argext_direction direction = ARGEXT_LAST if axis_direction == "decreasing" else ARGEXT_FIRST
     cdef argext_status st
+    cdef argext_tensor *pout = &dout.t if result is not None else NULL
     with nogil:
         if is_min:
-            st = argext_reduce_argmin(&din.t, &dout.t, c_axes, naxes, direction)
+            st = argext_reduce_argmin(&din.t, pout, c_axes, naxes, direction)
         else:
-            st = argext_reduce_argmax(&din.t, &dout.t, c_axes, naxes, direction)
-    _check(name, st)
+            st = argext_reduce_argmax(&din.t, pout, c_axes, naxes, direction)
+    if st != ARGEXT_OK:
+        _raise(name, "data", arr, odt if argext_last_error().status == ARGEXT_ERR_OVERFLOW else axes,
+               None, listed)
     return _finish(result, out)
 
 

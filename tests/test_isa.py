@@ -172,6 +172,9 @@ def test_hardmax_rows(isa, dtype):
 
 
 def _run(code, isa_env):
+    # -I drops PYTHONPATH: the directory argext was imported from is passed explicitly.
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
+    code = f"import sys; sys.path.insert(0, {parent!r})\n" + code
     env = dict(os.environ, ARGEXT_ISA=isa_env)
     return subprocess.run([sys.executable, "-I", "-c", code], env=env, capture_output=True,
                           text=True, check=True).stdout.strip()
