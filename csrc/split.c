@@ -17,8 +17,9 @@
 #include "reduce.h"
 #include "threads.h"
 
-/* Pieces per call (their results live on the caller's stack, 16 bytes each). */
-#define MAX_PIECES 256
+/* Pieces per call: their results live on the caller's stack (16 bytes each; a call
+   keeps within 16 KiB of stack). */
+#define MAX_PIECES 64
 
 typedef struct {
     int64_t key; /* 8-byte slot: the plan's key type */

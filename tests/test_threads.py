@@ -258,7 +258,7 @@ def test_fork_after_the_pool_ran():
 def test_threadpoolctl_limits_and_lists_argext():
     pytest.importorskip("threadpoolctl")
     for order in ("import argext, threadpoolctl", "import threadpoolctl, argext"):
-        out = run_python(order + """
+        out = run_python(order + "\n" + textwrap.dedent("""
             argext.set_num_threads(3)
             info = [i for i in threadpoolctl.threadpool_info() if i["internal_api"] == "argext"]
             print(len(info), info[0]["num_threads"], info[0]["version"] == argext.__version__)
@@ -267,7 +267,7 @@ def test_threadpoolctl_limits_and_lists_argext():
             with threadpoolctl.threadpool_limits(limits=2, user_api="argext"):
                 print(argext.get_num_threads())
             print(argext.get_num_threads())
-        """)
+        """))
         assert out.split() == ["1", "3", "True", "1", "2", "3"], order
 
 
@@ -277,3 +277,30 @@ def test_import_argext_does_not_import_threadpoolctl():
         print("threadpoolctl" in sys.modules)
     """)
     assert out.split() == ["False"]
+
+
+def test_many_python_threads_at_once_on_large_inputs(threads):
+    """One call owns the pool, the others run their parts on their own threads: every
+    answer is NumPy's."""
+    import threading
+
+    threads(3)
+    rng = np.random.default_rng(11)
+    x = planted(np.dtype(np.float32), (SPLIT_BYTES // 4,), rng, "nan")
+    rows = planted(np.dtype(np.float32), (SPLIT_BYTES // 4 // 1000, 1000), rng, "ties")
+    want = (arg_reference(x, keepdims=0, select_last_index=1), arg_reference(rows, axis=1, keepdims=0),
+            hardmax_reference(rows, 1, coerce_2d=False))
+    wrong = []
+
+    def work():
+        for _ in range(4):
+            got = (argext.argmax(x, keepdims=0, select_last_index=1), argext.argmax(rows, axis=1, keepdims=0),
+                   argext.hardmax(rows))
+            wrong.extend(i for i in range(3) if not np.array_equal(got[i], want[i]))
+
+    workers = [threading.Thread(target=work) for _ in range(6)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert wrong == []
