@@ -323,7 +323,7 @@ def main(argv):
                     import distributed
 
                     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                                       dashboard_address=None)
+                                                       dashboard_address=":0")
                 rows.append(run_dask_case(dtype, args.repeats, rng, cluster))
                 print(_format(rows[-1]), flush=True)
                 continue

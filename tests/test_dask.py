@@ -31,7 +31,7 @@ CHUNKINGS = {
 @pytest.fixture(scope="module")
 def client():
     with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as c:
             yield c
 

@@ -729,3 +729,17 @@ def test_cmake_package_refuses_another_major_version(prefix, tmp_path):
     p = subprocess.run([CMAKE, "-S", tmp_path, "-B", tmp_path / "b", f"-DCMAKE_PREFIX_PATH={prefix}"],
                        capture_output=True, text=True)
     assert p.returncode != 0 and "version found is not compatible" in p.stderr, p.stderr
+
+
+def test_readme_cmake_snippet(prefix, tmp_path):
+    if shutil.which("c++") is None and shutil.which("g++") is None and shutil.which("clang++") is None:
+        pytest.skip("no C++ compiler on PATH")
+    (project,) = readme_snippets("cmake")
+    (tmp_path / "CMakeLists.txt").write_text(project)
+    (tmp_path / "app.cpp").write_text(CONSUMER_CPP)
+    run([CMAKE, "-S", tmp_path, "-B", tmp_path / "b", f"-DCMAKE_PREFIX_PATH={prefix}"])
+    run([CMAKE, "--build", tmp_path / "b"])
+    x = np.array([[3, 9, 9], [1, 0, 1]], np.float32)
+    x.tofile(tmp_path / "x.f32")
+    (app,) = [p for p in (tmp_path / "b").rglob("app") if p.is_file()]
+    assert run([app, tmp_path / "x.f32", "2", "3"]).split() == ["2", "2"]  # last maxima
