@@ -533,7 +533,8 @@ cdef object _nan_arg(int is_min, str name, object a, object axis, object keepdim
             st = argext_nanargmax(&din.t, &dout.t, axis_p, kd)
     if st == ARGEXT_ERR_ALL_NAN:
         raise ValueError("All-NaN slice encountered")
-    _check(name, st)
+    if st != ARGEXT_OK:
+        _raise(name, "a", arr, axis, None)
     if out is not None:
         out[...] = result
         return out
