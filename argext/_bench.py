@@ -56,7 +56,8 @@ def _importable(module):
 # Optional modules the benchmark uses: what each is needed for.
 OPTIONAL = {"ml_dtypes": "the bfloat16 dtype", "onnx": "the onnxruntime column",
             "onnxruntime": "the onnxruntime column", "torch": "the torch column",
-            "dask": "the dask case", "distributed": "the dask case"}
+            "dask": "the dask case", "distributed": "the dask case",
+            "bottleneck": "the bottleneck column of the nan cases"}
 
 
 def _rows(name, width):
@@ -80,6 +81,10 @@ CASES = {
     "small": (lambda d: (2, 3, 4), 0, 0, ["float32"], "per-call cost on a (2, 3, 4) array"),
     "reduce02": (lambda d: (256, 256, 256), (0, 2), 0, ["float32"],
                  "reduce_argmax over axes (0, 2) of 256^3 (NumPy: moveaxis, reshape)"),
+    "nan_1d": (lambda d: (SIZE // _dtype(d).itemsize,), None, 0, ["float32", "float64", "float16"],
+               "nanargmax of the flattened array, 1% NaN (NumPy: np.nanargmax)"),
+    "nan_last": (lambda d: (_rows(d, 4096), 4096), -1, 0, ["float32", "float64"],
+                 "nanargmax along rows of 4096, 1% NaN (NumPy: np.nanargmax)"),
     "dask": (lambda d: (4096, SIZE // _dtype(d).itemsize // 4096), 0, 0, ["float32", "float16"],
              "argext.dask.argmax vs da.argmax, axis 0 over 4x4 chunks on a 2-worker LocalCluster"),
 }
@@ -92,6 +97,8 @@ SMALL_CALLS = 2000
 
 
 def _numpy_call(case, x, axis, last):
+    if case.startswith("nan_"):
+        return lambda: np.nanargmax(x, axis=axis)
     if case == "hardmax":
         def run():
             y = np.zeros_like(x)
@@ -106,6 +113,8 @@ def _numpy_call(case, x, axis, last):
 
 
 def _argext_call(case, x, axis, last):
+    if case.startswith("nan_"):
+        return lambda: argext.nanargmax(x, axis=axis)
     if case == "hardmax":
         return lambda: argext.hardmax(x, axis=axis)
     if case == "reduce02":
@@ -114,6 +123,8 @@ def _argext_call(case, x, axis, last):
 
 
 def _onnxruntime_call(case, x, axis, last):
+    if case.startswith("nan_"):  # no nanargmax in ONNX
+        return None
     try:
         import onnxruntime as ort
         from onnx import TensorProto, helper
@@ -145,7 +156,7 @@ def _onnxruntime_call(case, x, axis, last):
 
 
 def _torch_call(case, x, axis, last):
-    if last or case == "hardmax":
+    if last or case == "hardmax" or case.startswith("nan_"):
         return None
     try:
         import torch
@@ -215,14 +226,28 @@ def read_bandwidth(repeats):
     return x.nbytes / min(statistics.median(t) for t in runs.values())
 
 
+def _bottleneck_call(case, x, axis):
+    """Bottleneck's nanargmax, for the dtypes it has a kernel for."""
+    if not case.startswith("nan_") or x.dtype not in (np.float32, np.float64):
+        return None
+    try:
+        import bottleneck
+    except ImportError:
+        return None
+    return lambda: bottleneck.nanargmax(x, axis=axis)
+
+
 def run_case(case, dtype, repeats, rng):
     shape_of, axis, last, _, _ = CASES[case]
     x = _data(dtype, shape_of(dtype), rng)
+    if case.startswith("nan_"):
+        x[rng.random(x.shape) < 0.01] = np.nan
     calls = SMALL_CALLS if case == "small" else 1
     contenders = {"argext": _argext_call(case, x, axis, last),
                   "numpy": _numpy_call(case, x, axis, last),
                   "onnxruntime": _onnxruntime_call(case, x, axis, last),
-                  "torch": _torch_call(case, x, axis, last)}
+                  "torch": _torch_call(case, x, axis, last),
+                  "bottleneck": _bottleneck_call(case, x, axis)}
     contenders = {k: f for k, f in contenders.items() if f is not None}
     want = np.asarray(contenders["numpy"]())
     got = np.asarray(contenders["argext"]())
@@ -268,7 +293,7 @@ def _format(row):
     if row["case"] == "dask":
         return "  ".join(cells + [f"{k} {t * 1e3:8.2f} ms (wall) {row['ratio_to_dask'][k]:6.2f}x dask"
                                   for k, t in row["seconds"].items()])
-    for k in ("argext", "numpy", "onnxruntime", "torch"):
+    for k in ("argext", "numpy", "onnxruntime", "torch", "bottleneck"):
         if k in row["seconds"]:
             t = row["seconds"][k]
             if row["calls_per_run"] > 1:
