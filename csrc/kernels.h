@@ -42,6 +42,15 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
 typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int64_t n,
                                    int64_t s, int last, int64_t *idx);
 
+/*
+ * Swap kernel (byteswap.h): rows x n elements of `itemsize` bytes (byte
+ * strides rs, s) of the opposite byte order into dst, C-contiguous in native
+ * order. ahead != 0: the byte distance from this block to the next one the
+ * caller swaps, prefetched meanwhile.
+ */
+typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
+                                   int64_t n, int64_t s, int itemsize, int64_t ahead);
+
 /* Vector helpers of the per-ISA files: always inlined into the kernels. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #define VINLINE static __forceinline
@@ -61,6 +70,7 @@ typedef struct argext_kernel_table {
     argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_swap_kernel swap;
 } argext_kernel_table;
 
 /* The table of the ISA level in use (dispatch.c). Chosen once, on first

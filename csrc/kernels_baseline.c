@@ -158,8 +158,17 @@ ARGEXT_DTYPES(DEFINE_DTYPE)
     {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
      {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
+/* The swap kernel's prefetch, where the compiler has one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define v_prefetch(p) __builtin_prefetch(p)
+#else
+#define v_prefetch(p) ((void)(p))
+#endif
+#include "byteswap.h"
+
 const argext_kernel_table argext_kernels_baseline = {
     .row = OPS_OF(ROW),
     .cols = OPS_OF(COLS),
     .rows = OPS_OF(ROWS),
+    .swap = swap_block,
 };

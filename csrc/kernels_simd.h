@@ -448,8 +448,11 @@ ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
     {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
      {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
+#include "byteswap.h"
+
 const argext_kernel_table ISA_TABLE = {
     .row = OPS_OF(ROW),
     .cols = OPS_OF(COLS),
     .rows = OPS_OF(ROWS),
+    .swap = swap_block,
 };

@@ -8,8 +8,8 @@
 #include "reduce.h"
 
 /* Bytes of byte-swapped input a row scan converts per kernel call: they
-   stay in L2 between the swap and the kernel. */
-#define SWAP_ROW_BYTES (ARGEXT_SWAP_BYTES / 4)
+   stay in L1 between the swap and the kernel. */
+#define SWAP_ROW_BYTES 16384
 
 /* ------------------------------------------------------------ iterator */
 
@@ -40,44 +40,6 @@ int argext_iter_next(argext_iter *it)
         it->b -= (x->n - 1) * x->b;
     }
     return 0;
-}
-
-/* ------------------------------------------------------------ byte order */
-
-/* An element's bytes reversed, as its 16-bit pieces in reverse order, each
-   with its two bytes swapped: compilers vectorise this with baseline
-   instructions (SSE2 shifts and shuffles), which a bswap loop is not. */
-#define SWAP_ELEMENT(W, dst, src)                                                 \
-    for (int k = 0; k < (W) / 2; k++) {                                           \
-        uint16_t h;                                                               \
-        memcpy(&h, (src) + (W) - 2 - 2 * k, 2);                                   \
-        h = (uint16_t)(h << 8 | h >> 8);                                          \
-        memcpy((dst) + 2 * k, &h, 2);                                             \
-    }
-
-#define SWAP_ROWS(W)                                                              \
-    for (int64_t r = 0; r < rows; r++) {                                          \
-        const char *q = src + r * rs;                                             \
-        unsigned char *o = dst + r * n * (W);                                     \
-        if (s == (W)) {                                                           \
-            for (int64_t j = 0; j < n; j++)                                       \
-                SWAP_ELEMENT(W, o + j * (W), q + j * (W))                         \
-        } else {                                                                  \
-            for (int64_t j = 0; j < n; j++)                                       \
-                SWAP_ELEMENT(W, o + j * (W), q + j * s)                           \
-        }                                                                         \
-    }
-
-/* rows x n elements (byte strides rs, s) of the opposite byte order into
-   dst, C-contiguous in native order. */
-static void swap_block(unsigned char *dst, const char *src, int64_t rows, int64_t rs, int64_t n,
-                       int64_t s, size_t itemsize)
-{
-    switch (itemsize) {
-    case 2: SWAP_ROWS(2) break;
-    case 4: SWAP_ROWS(4) break;
-    default: SWAP_ROWS(8) break;
-    }
 }
 
 /* ------------------------------------------------------------ plan */
@@ -206,6 +168,7 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
     p->row = kt->row[r->op][p->dtype];
     p->cols = kt->cols[r->op][p->dtype];
     p->rows = kt->rows[r->op][p->dtype];
+    p->swap = kt->swap;
 }
 
 /* ------------------------------------------------------------ running */
@@ -222,7 +185,8 @@ static int64_t fold_run(const argext_plan *p, const char *q, int64_t n, int init
     int64_t best = -1, chunk = SWAP_ROW_BYTES / (int64_t)p->itemsize;
     for (int64_t i0 = 0; i0 < n; i0 += chunk) {
         int64_t m = min64(chunk, n - i0);
-        swap_block(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, p->itemsize);
+        p->swap(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, (int)p->itemsize,
+                i0 + m < n ? m * p->axis.a : 0);
         int64_t i = p->row((const char *)s->swap, m, (int64_t)p->itemsize, p->last, init, key);
         if (i >= 0)
             best = i0 + i;
@@ -266,7 +230,8 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
     chunk = chunk > 0 ? chunk : 1;
     for (int64_t r0 = 0; r0 < p->axis.n; r0 += chunk) {
         int64_t m = min64(chunk, p->axis.n - r0);
-        swap_block(s->swap, q + r0 * p->axis.a, m, p->axis.a, bn, p->inner.a, p->itemsize);
+        p->swap(s->swap, q + r0 * p->axis.a, m, p->axis.a, bn, p->inner.a, (int)p->itemsize,
+                r0 + m < p->axis.n ? m * p->axis.a : 0);
         p->cols((const char *)s->swap, m, w, p->axis.b, bn, (int64_t)p->itemsize,
                 f0 + r0 * p->axis.b, p->last, init && r0 == 0, s->keys, s->idx);
     }
@@ -306,7 +271,8 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
             int64_t bn = min64(batch, j1 - jb);
             const char *q = pin + jb * inner->a;
             if (p->swapped) {
-                swap_block(s->swap, q, bn, inner->a, p->axis.n, p->axis.a, p->itemsize);
+                p->swap(s->swap, q, bn, inner->a, p->axis.n, p->axis.a, (int)p->itemsize,
+                        jb + bn < j1 ? bn * inner->a : 0);
                 p->rows((const char *)s->swap, bn, row_bytes, p->axis.n, (int64_t)p->itemsize,
                         p->last, s->idx);
             } else {

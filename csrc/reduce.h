@@ -28,9 +28,9 @@
 #define ARGEXT_COL_BLOCK 4096
 
 /* Scratch for byte-swapped input: a column fold converts up to this many
-   bytes (16 rows of 4096 float32 columns) per kernel call, row scans a
-   quarter of it. */
-#define ARGEXT_SWAP_BYTES 262144
+   bytes per kernel call (at least one row of a block: 4096 x 8 bytes), an
+   L2-sized block whose successor is prefetched meanwhile. */
+#define ARGEXT_SWAP_BYTES 65536
 
 /* One dimension of a strided walk: extent and two byte strides (or a byte
    stride and a flat-index weight). */
@@ -82,6 +82,7 @@ typedef struct argext_plan {
     argext_row_kernel row;
     argext_cols_kernel cols;
     argext_rows_kernel rows;
+    argext_swap_kernel swap;
     int nk, nr;
     argext_dim kept[ARGEXT_MAX_RANK];  /* outer kept dims: n, input stride, output stride */
     argext_dim inner;                  /* the innermost kept dim */
