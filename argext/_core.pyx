@@ -235,26 +235,38 @@ cdef bint _overlaps(cnp.ndarray a, cnp.ndarray b):
     return lo[0] < hi[1] and lo[1] < hi[0]
 
 
-cdef cnp.ndarray _output(object context, object out, tuple shape, cnp.dtype dtype, cnp.ndarray src):
-    """A fresh output array, or `out` once it is checked (before any write).
-    An `out` that shares memory with `src` is replaced by a fresh array that
-    the caller copies back (_finish)."""
-    if out is None:
-        return np.empty(shape, dtype)
+cdef cnp.ndarray _output(object context, object out, cnp.ndarray src):
+    """The array the C core writes for `out`: out itself once its Python-level
+    facts are checked, or, where it shares memory with `src`, a fresh array
+    like it that the caller copies back (_finish). Its dtype and shape are the
+    C core's to check (_out_code, _out_refused)."""
     if type(out) is not np.ndarray and not isinstance(out, np.ndarray):
         raise TypeError(f"{context}: out must be a numpy.ndarray, got {type(out).__name__}")
     if type(out) is not np.ndarray:
         _refuse_masked(context, "out", out)
     cdef cnp.ndarray o = <cnp.ndarray>out
-    if o.dtype != dtype or not o.dtype.isnative:
-        raise TypeError(f"{context}: out has dtype {o.dtype}, expected {dtype}")
-    if (<object>o).shape != shape:
-        raise ValueError(f"{context}: out has shape {(<object>o).shape}, expected {shape}")
     if not o.flags.writeable:
         raise ValueError(f"{context}: out is read-only")
     if _overlaps(o, src):
-        return np.empty(shape, dtype)
+        return np.empty((<object>o).shape, o.dtype)
     return o
+
+
+cdef int _out_code(cnp.ndarray o):
+    """o's dtype as the C core reads it: -1 for one argext has no code for."""
+    cdef cnp.dtype dt = o.dtype
+    cdef int code = _dtype_code(dt)
+    if code >= 0 and dt.byteorder == _SWAPPED_ORDER:
+        code |= ARGEXT_BYTESWAPPED
+    return code
+
+
+cdef int _out_refused(object context, object out, tuple shape, object dtype) except -1:
+    """The exception for the C core's refusal of `out` (argext_last_error names
+    the output argument), worded with what the call would have returned."""
+    if out.dtype != dtype:
+        raise TypeError(f"{context}: out has dtype {out.dtype}, expected {dtype}")
+    raise ValueError(f"{context}: out has shape {out.shape}, expected {shape}")
 
 
 cdef object _finish(cnp.ndarray result, object out):
@@ -337,9 +349,10 @@ cdef object _onnx_arg(int is_min, _Version v, object data, object axis, object k
                 o += 1
         if out is None:
             result = cnp.PyArray_EMPTY(o, dims, cnp.NPY_INT64, 0)
+            _describe(&dout, result, ARGEXT_INT64)
         else:
-            result = _output(v.name, out, cnp.PyArray_IntTupleFromIntp(o, dims), _INT64, arr)
-        _describe(&dout, result, ARGEXT_INT64)
+            result = _output(v.name, out, arr)
+            _describe(&dout, result, _out_code(result))
     if _small(arr):
         st = (argext_argmin if is_min else argext_argmax)(&din.t, &dout.t if result is not None else NULL,
                                                           ax, kd, last)
@@ -349,6 +362,8 @@ cdef object _onnx_arg(int is_min, _Version v, object data, object axis, object k
                                                               ax, kd, last)
     if st != ARGEXT_OK:
         e = argext_last_error()
+        if e.arg == ARGEXT_ARG_OUTPUT:
+            _out_refused(v.name, out, cnp.PyArray_IntTupleFromIntp(o, dims), _INT64)
         given = {ARGEXT_ARG_KEEPDIMS: keepdims, ARGEXT_ARG_SELECT_LAST_INDEX: select_last_index}.get(e.arg, axis)
         _raise(v.name, "data", arr, given, None)
     return result if out is None else _finish(result, out)
@@ -394,10 +409,10 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     cdef bint onto_zeros = out is None
     odt = arr.dtype if not (code & ARGEXT_BYTESWAPPED) else arr.dtype.newbyteorder("=")
     cdef cnp.ndarray result = (np.zeros((<object>arr).shape, odt) if onto_zeros else
-                               _output(v.name, out, (<object>arr).shape, odt, arr))
+                               _output(v.name, out, arr))
     cdef Descriptor din, dout
     _describe(&din, arr, code)
-    _describe(&dout, result, code & ~ARGEXT_BYTESWAPPED)
+    _describe(&dout, result, code & ~ARGEXT_BYTESWAPPED if onto_zeros else _out_code(result))
     cdef argext_status st
     cdef int version = v.since
     with nogil:
@@ -406,6 +421,8 @@ def hardmax(input, axis=None, *, opset=None, out=None):
         else:
             st = argext_hardmax(&din.t, &dout.t, ax, version)
     if st != ARGEXT_OK:
+        if argext_last_error().arg == ARGEXT_ARG_OUTPUT:
+            _out_refused(v.name, out, (<object>arr).shape, odt)
         if argext_last_error().arg == ARGEXT_ARG_DATA and cnp.PyArray_NDIM(arr) == 0:
             raise SpecError(f"{v.name}: input is a 0-d array; axis has no valid value for rank 0")
         _raise(v.name, "input", arr, given, attr)
@@ -449,8 +466,15 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
     if 1 <= naxes <= rank and all(-rank <= c_axes[i] < rank for i in range(naxes)):
         reduced = {c_axes[i] % rank for i in range(naxes)}
         out_shape = tuple(1 if d in reduced else n for d, n in enumerate(shape))
-        result = _output(name, out, out_shape, odt, arr)
-        _describe(&dout, result, out_code)
+        if out is None:
+            result = np.empty(out_shape, odt)
+            _describe(&dout, result, out_code)
+        else:
+            result = _output(name, out, arr)
+            # output_dtype and out name the output's dtype twice: only Python sees both.
+            if out.dtype != odt:
+                raise TypeError(f"{name}: out has dtype {out.dtype}, expected {odt}")
+            _describe(&dout, result, _out_code(result))
     cdef argext_direction direction = ARGEXT_LAST if axis_direction == "decreasing" else ARGEXT_FIRST
     cdef argext_status st
     cdef argext_tensor *pout = &dout.t if result is not None else NULL
@@ -460,6 +484,8 @@ cdef object _multi_axis(int is_min, str name, object data, object axes, object a
         else:
             st = argext_reduce_argmax(&din.t, pout, c_axes, naxes, direction)
     if st != ARGEXT_OK:
+        if argext_last_error().arg == ARGEXT_ARG_OUTPUT and argext_last_error().status != ARGEXT_ERR_OVERFLOW:
+            _out_refused(name, out, out_shape, odt)
         _raise(name, "data", arr, odt if argext_last_error().status == ARGEXT_ERR_OVERFLOW else axes,
                None, listed)
     return _finish(result, out)

@@ -324,7 +324,9 @@ def test_out_not_an_array(name):
 def test_out_wrong_dtype(name):
     fn, op = FUNCTIONS[name]
     good = valid_output(name)
-    for dtype in ("int32", "float64", "uint64", "int16", good.dtype.newbyteorder(">")):
+    # Hardmax writes into an out of the other byte order (tests/test_hardmax.py).
+    swapped = () if name == "hardmax" else (good.dtype.newbyteorder("S"),)
+    for dtype in ("int32", "float64", "uint64", "int16") + swapped:
         out = sentinel_like(good.astype(dtype))
         before = out.copy()
         expect(TypeError, lambda: fn(X, out=out), op, "out", str(out.dtype))
