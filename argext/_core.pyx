@@ -36,6 +36,7 @@ _INDEX_DTYPES = {
     np.dtype(np.uint32): ARGEXT_UINT32,
 }
 _INT64 = np.dtype(np.int64)
+cdef unsigned int _EVERY_DTYPE = (1u << ARGEXT_DTYPE_COUNT) - 1
 
 
 cdef class _Version:
@@ -165,6 +166,12 @@ cdef int _refuse_masked(object context, str what, object data) except -1:
     return 0
 
 
+cdef int _refuse_dtype(object context, str what, object dt, unsigned int allowed) except -1:
+    names = [n for i, n in enumerate(_DTYPE_NAMES) if (allowed >> i) & 1]
+    raise SpecTypeError(f"{context}: {what} has dtype {dt}, which it does not support "
+                        f"(supported: {', '.join(names)})")
+
+
 cdef cnp.ndarray _intake(object context, str what, object data, unsigned int allowed, int *code):
     """`data` as an array of an allowed dtype in native byte order."""
     cdef cnp.ndarray arr
@@ -182,9 +189,7 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
     cdef cnp.dtype dt = arr.dtype
     code[0] = _dtype_code(dt)
     if code[0] < 0 or not (allowed >> code[0]) & 1:
-        names = [n for i, n in enumerate(_DTYPE_NAMES) if (allowed >> i) & 1]
-        raise SpecTypeError(f"{context}: {what} has dtype {dt}, which it does not support "
-                            f"(supported: {', '.join(names)})")
+        _refuse_dtype(context, what, dt, allowed)
     if dt.byteorder == _SWAPPED_ORDER:  # read in place: the C core swaps bounded blocks
         code[0] |= ARGEXT_BYTESWAPPED
     return arr
@@ -400,7 +405,8 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     """
     cdef _Version v = _version("Hardmax", opset)
     cdef int code
-    cdef cnp.ndarray arr = _intake(v.name, "input", input, v.dtype_mask, &code)
+    # Which dtypes each version takes is the C core's to judge (argext_hardmax).
+    cdef cnp.ndarray arr = _intake(v.name, "input", input, _EVERY_DTYPE, &code)
     attr = v.attributes["axis"]
     given = attr.default if axis is None else axis
     cdef int64_t ax = _c_axis(v.name, "axis", given)
@@ -421,6 +427,8 @@ def hardmax(input, axis=None, *, opset=None, out=None):
         else:
             st = argext_hardmax(&din.t, &dout.t, ax, version)
     if st != ARGEXT_OK:
+        if argext_last_error().status == ARGEXT_ERR_DTYPE and argext_last_error().arg == ARGEXT_ARG_DATA:
+            _refuse_dtype(v.name, "input", arr.dtype, v.dtype_mask)
         if argext_last_error().arg == ARGEXT_ARG_OUTPUT:
             _out_refused(v.name, out, (<object>arr).shape, odt)
         if argext_last_error().arg == ARGEXT_ARG_DATA and cnp.PyArray_NDIM(arr) == 0:
@@ -432,7 +440,7 @@ def hardmax(input, axis=None, *, opset=None, out=None):
 cdef object _multi_axis(int is_min, str name, object data, object axes, object axis_direction,
                         object output_dtype, object out):
     cdef int code
-    cdef cnp.ndarray arr = _intake(name, "data", data, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
+    cdef cnp.ndarray arr = _intake(name, "data", data, _EVERY_DTYPE, &code)
     cdef int rank = cnp.PyArray_NDIM(arr)
     try:
         operator.index(axes)  # a single integer names one axis (an ndarray has __index__ too)
@@ -518,7 +526,7 @@ _AxisError = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.Axi
 
 cdef object _nan_arg(int is_min, str name, object a, object axis, object keepdims, object out):
     cdef int code
-    cdef cnp.ndarray arr = _intake(name, "a", a, (1u << ARGEXT_DTYPE_COUNT) - 1, &code)
+    cdef cnp.ndarray arr = _intake(name, "a", a, _EVERY_DTYPE, &code)
     cdef int rank = cnp.PyArray_NDIM(arr)
     cdef int kd = bool(keepdims)
     cdef int64_t ax = 0

@@ -558,17 +558,19 @@ static argext_status hardmax(const argext_tensor *input, const argext_tensor *ou
     if (!a)
         return st;
     int64_t given = axis;
-    if ((st = check_input(input, &a->in)) != ARGEXT_OK)
+    if ((st = check_tensor(input, ARGEXT_ARG_DATA, &a->in)) != ARGEXT_OK)
         goto done;
     if (version != 1 && version != 11 && version != 13) {
         st = fail(ARGEXT_ERR_ATTRIBUTE, ARGEXT_ARG_VERSION, -1, version);
         goto done;
     }
     int dtype = (int)input->dtype & ~ARGEXT_BYTESWAPPED;
-    if (!hardmax_dtype(dtype, version)) {
+    if (!hardmax_dtype(dtype, version)) { /* before the rank: a 0-d integer is a dtype fault */
         st = fail(ARGEXT_ERR_DTYPE, ARGEXT_ARG_DATA, -1, (int64_t)input->dtype);
         goto done;
     }
+    if ((st = check_input(input, &a->in)) != ARGEXT_OK)
+        goto done;
     if ((version == 1 && axis < 0) || !normalize_axis(&axis, input->rank)) {
         st = fail(ARGEXT_ERR_AXIS, ARGEXT_ARG_AXIS, -1, given);
         goto done;
