@@ -85,6 +85,12 @@ CASES = {
                "nanargmax of the flattened array, 1% NaN (NumPy: np.nanargmax)"),
     "nan_last": (lambda d: (_rows(d, 4096), 4096), -1, 0, ["float32", "float64"],
                  "nanargmax along rows of 4096, 1% NaN (NumPy: np.nanargmax)"),
+    "swapped_1d": (lambda d: (SIZE // _dtype(d).itemsize,), 0, 0, ["float32", "float64", "float16"],
+                   "non-native byte order, 1-D (native: argext on the native-order copy)"),
+    "swapped_last": (lambda d: (_rows(d, 4096), 4096), -1, 0, ["float32"],
+                     "non-native byte order, rows of 4096"),
+    "swapped_axis0": (lambda d: (4096, SIZE // _dtype(d).itemsize // 4096), 0, 0, ["float32"],
+                      "non-native byte order, axis 0 of a 4096-row matrix"),
     "dask": (lambda d: (4096, SIZE // _dtype(d).itemsize // 4096), 0, 0, ["float32", "float16"],
              "argext.dask.argmax vs da.argmax, axis 0 over 4x4 chunks on a 2-worker LocalCluster"),
 }
@@ -123,7 +129,7 @@ def _argext_call(case, x, axis, last):
 
 
 def _onnxruntime_call(case, x, axis, last):
-    if case.startswith("nan_"):  # no nanargmax in ONNX
+    if case.startswith(("nan_", "swapped_")):  # no nanargmax in ONNX; ORT takes native order
         return None
     try:
         import onnxruntime as ort
@@ -156,7 +162,7 @@ def _onnxruntime_call(case, x, axis, last):
 
 
 def _torch_call(case, x, axis, last):
-    if last or case == "hardmax" or case.startswith("nan_"):
+    if last or case == "hardmax" or case.startswith(("nan_", "swapped_")):
         return None
     try:
         import torch
@@ -242,8 +248,12 @@ def run_case(case, dtype, repeats, rng):
     x = _data(dtype, shape_of(dtype), rng)
     if case.startswith("nan_"):
         x[rng.random(x.shape) < 0.01] = np.nan
+    native = None
+    if case.startswith("swapped_"):
+        native, x = x, x.astype(x.dtype.newbyteorder("S"))
     calls = SMALL_CALLS if case == "small" else 1
     contenders = {"argext": _argext_call(case, x, axis, last),
+                  "native": native is not None and _argext_call(case, native, axis, last) or None,
                   "numpy": _numpy_call(case, x, axis, last),
                   "onnxruntime": _onnxruntime_call(case, x, axis, last),
                   "torch": _torch_call(case, x, axis, last),
@@ -264,6 +274,7 @@ def run_case(case, dtype, repeats, rng):
         "seconds": median,
         "gb_per_s": {k: x.nbytes / t / 1e9 for k, t in median.items()},
         "ratio_to_numpy": {k: median["numpy"] / t for k, t in median.items()},
+        **({"swapped_over_native": median["argext"] / median["native"]} if native is not None else {}),
     }
 
 
@@ -293,7 +304,7 @@ def _format(row):
     if row["case"] == "dask":
         return "  ".join(cells + [f"{k} {t * 1e3:8.2f} ms (wall) {row['ratio_to_dask'][k]:6.2f}x dask"
                                   for k, t in row["seconds"].items()])
-    for k in ("argext", "numpy", "onnxruntime", "torch", "bottleneck"):
+    for k in ("argext", "native", "numpy", "onnxruntime", "torch", "bottleneck"):
         if k in row["seconds"]:
             t = row["seconds"][k]
             if row["calls_per_run"] > 1:
@@ -301,6 +312,8 @@ def _format(row):
             else:
                 cells.append(f"{k} {t * 1e3:8.2f} ms {row['gb_per_s'][k]:6.1f} GB/s "
                              f"{row['ratio_to_numpy'][k]:6.2f}x")
+    if "swapped_over_native" in row:
+        cells.append(f"swapped/native {row['swapped_over_native']:.2f}")
     return "  ".join(cells)
 
 

@@ -25,7 +25,9 @@
 
 /* A contiguous row is swapped a cache line at a time, each line with a
    prefetch `ahead` bytes on: memory fetches the next block while the
-   kernel folds this one (the two passes would otherwise take turns). */
+   kernel folds this one (the two passes would otherwise take turns). The
+   address is a hint that may lie past the input, so it is formed as an
+   integer, never as pointer arithmetic out of the object. */
 #define SWAP_ROWS(W)                                                              \
     for (int64_t r = 0; r < rows; r++) {                                          \
         const char *q = src + r * rs;                                             \
@@ -33,8 +35,7 @@
         if (s == (W)) {                                                           \
             for (int64_t j0 = 0; j0 < n; j0 += 64 / (W)) {                        \
                 int64_t j1 = n - j0 < 64 / (W) ? n : j0 + 64 / (W);               \
-                if (ahead)                                                        \
-                    v_prefetch(q + j0 * (W) + ahead);                             \
+                v_prefetch((const char *)((uintptr_t)(q + j0 * (W)) + (uintptr_t)ahead)); \
                 for (int64_t j = j0; j < j1; j++)                                 \
                     SWAP_ELEMENT(W, o + j * (W), q + j * (W))                     \
             }                                                                     \

@@ -45,8 +45,8 @@ typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int
 /*
  * Swap kernel (byteswap.h): rows x n elements of `itemsize` bytes (byte
  * strides rs, s) of the opposite byte order into dst, C-contiguous in native
- * order. ahead != 0: the byte distance from this block to the next one the
- * caller swaps, prefetched meanwhile.
+ * order. ahead: the byte distance from this block to the one the caller
+ * likely swaps next, prefetched meanwhile (a hint: it may lie past the end).
  */
 typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
                                    int64_t n, int64_t s, int itemsize, int64_t ahead);

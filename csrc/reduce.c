@@ -186,7 +186,7 @@ static int64_t fold_run(const argext_plan *p, const char *q, int64_t n, int init
     for (int64_t i0 = 0; i0 < n; i0 += chunk) {
         int64_t m = min64(chunk, n - i0);
         p->swap(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, (int)p->itemsize,
-                i0 + m < n ? m * p->axis.a : 0);
+                m * p->axis.a);
         int64_t i = p->row((const char *)s->swap, m, (int64_t)p->itemsize, p->last, init, key);
         if (i >= 0)
             best = i0 + i;
@@ -231,7 +231,7 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
     for (int64_t r0 = 0; r0 < p->axis.n; r0 += chunk) {
         int64_t m = min64(chunk, p->axis.n - r0);
         p->swap(s->swap, q + r0 * p->axis.a, m, p->axis.a, bn, p->inner.a, (int)p->itemsize,
-                r0 + m < p->axis.n ? m * p->axis.a : 0);
+                m * p->axis.a);
         p->cols((const char *)s->swap, m, w, p->axis.b, bn, (int64_t)p->itemsize,
                 f0 + r0 * p->axis.b, p->last, init && r0 == 0, s->keys, s->idx);
     }
@@ -272,7 +272,7 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
             const char *q = pin + jb * inner->a;
             if (p->swapped) {
                 p->swap(s->swap, q, bn, inner->a, p->axis.n, p->axis.a, (int)p->itemsize,
-                        jb + bn < j1 ? bn * inner->a : 0);
+                        bn * inner->a);
                 p->rows((const char *)s->swap, bn, row_bytes, p->axis.n, (int64_t)p->itemsize,
                         p->last, s->idx);
             } else {

@@ -27,10 +27,10 @@
    memory stream), while its keys and indices stay in L1/L2. */
 #define ARGEXT_COL_BLOCK 4096
 
-/* Scratch for byte-swapped input: a column fold converts up to this many
-   bytes per kernel call (at least one row of a block: 4096 x 8 bytes), an
-   L2-sized block whose successor is prefetched meanwhile. */
-#define ARGEXT_SWAP_BYTES 65536
+/* Scratch for byte-swapped input: the bytes a column fold converts per
+   kernel call (16 rows of 4096 float32 columns), an L2-sized block whose
+   successor is prefetched meanwhile; row scans use 16 KiB of it. */
+#define ARGEXT_SWAP_BYTES 262144
 
 /* One dimension of a strided walk: extent and two byte strides (or a byte
    stride and a flat-index weight). */
