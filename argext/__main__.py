@@ -1,5 +1,5 @@
 """python -m argext: version, support matrix, kernel ISA, and a self-check.
-python -m argext bench [--case ...] [--dtype ...] [--repeats N] [--json FILE]:
+python -m argext bench [--case ...] [--dtype ...] [--isa LEVEL] [--size BYTES] [--repeats N] [--json FILE]:
 the benchmark against NumPy (argext/_bench.py).
 
 The self-check compares every public function (ArgMax/ArgMin at every version,

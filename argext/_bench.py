@@ -3,8 +3,11 @@ when importable), side by side in one process.
 
 Every case times its contenders alternately, one run each per round, and
 reports each one's median over the rounds, so that drifting machine load
-affects them alike. Inputs are about 64 MiB and hold no extreme value of
-their dtype (NumPy stops at the first one, which would fake its speed).
+affects them alike. Inputs are about 64 MiB (--size: smaller ones stay in
+cache and are called repeatedly per run) and hold no extreme value of their
+dtype (NumPy stops at the first one, which would fake its speed).
+--isa LEVEL runs argext's kernels of that level against NumPy restricted to
+the same level (NPY_DISABLE_CPU_FEATURES, set for a fresh interpreter).
 A read-bandwidth probe, measured in the same run, puts GB/s in context.
 Times are wall-clock (time.perf_counter): with --threads N, argext (and
 ONNX Runtime and PyTorch) may use N threads; NumPy uses one.
@@ -12,8 +15,11 @@ ONNX Runtime and PyTorch) may use N threads; NumPy uses one.
 
 import argparse
 import json
+import os
 import platform
+import re
 import statistics
+import subprocess
 import sys
 import time
 
@@ -100,6 +106,57 @@ THREADS = 1
 
 # Calls per timed run in the "small" case.
 SMALL_CALLS = 2000
+
+# Bytes a timed run reads at least: inputs smaller than this are called
+# repeatedly (in cache) so that a run is not timer noise.
+RUN_BYTES = 64 * MIB
+
+# Rank of each argext ISA level, and of each NumPy dispatch target by the
+# level its instructions need; --isa LEVEL disables NumPy's targets ranked
+# above LEVEL. NumPy's baseline (SSE4.2 from NumPy 2.4 on x86-64) cannot be
+# disabled: below it both run what the CPU has at NumPy's baseline.
+ISA_RANK = {"baseline": 0, "sse2": 1, "neon": 1, "sse42": 2, "avx2": 3, "avx512": 4}
+
+
+def _numpy_target_rank(name):
+    if name.startswith("AVX512") or name in ("X86_V4", "AVX5124FMAPS", "AVX5124VNNIW"):
+        return 4
+    if name in ("X86_V3", "AVX", "AVX2", "F16C", "FMA3", "FMA4", "XOP"):
+        return 3
+    if name in ("X86_V2", "SSE3", "SSSE3", "SSE41", "SSE42", "POPCNT"):
+        return 2
+    return 1  # NEON/ASIMD and the like: what the neon level has
+
+
+def _umath():
+    try:
+        from numpy._core import _multiarray_umath
+    except ImportError:  # NumPy 1.x
+        from numpy.core import _multiarray_umath
+    return _multiarray_umath
+
+
+def numpy_disabled_for(isa):
+    """NPY_DISABLE_CPU_FEATURES that restricts NumPy to argext's level `isa`."""
+    umath = _umath()
+    return " ".join(t for t in umath.__cpu_dispatch__ if _numpy_target_rank(t) > ISA_RANK[isa])
+
+
+def numpy_active_targets():
+    """NumPy's dispatch targets this process runs (the CPU has them, none disabled)."""
+    umath = _umath()
+    return [t for t in umath.__cpu_dispatch__ if umath.__cpu_features__.get(t)]
+
+
+def parse_size(text):
+    """'32K', '256K', '4M', '64M' (binary units) or a byte count."""
+    m = re.fullmatch(r"(\d+)([KMG]?)(i?B)?", text.strip(), re.IGNORECASE)
+    if not m:
+        raise argparse.ArgumentTypeError(f"size {text!r}: expected a number with K, M or G")
+    size = int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
+    if size < 4096:
+        raise argparse.ArgumentTypeError(f"size {text!r}: at least 4K")
+    return size
 
 
 def _numpy_call(case, x, axis, last):
@@ -224,7 +281,7 @@ def read_bandwidth(repeats):
     """Single-thread read bandwidth in bytes/s: the faster of two streaming
     NumPy reductions (integer add and bitwise-or over 64 MiB of uint64), by
     median over `repeats` runs each."""
-    x = np.random.default_rng(1).integers(0, 2**62, SIZE // 8, dtype=np.uint64)
+    x = np.random.default_rng(1).integers(0, 2**62, 64 * MIB // 8, dtype=np.uint64)
     runs = {"add": [], "or": []}
     for _ in range(repeats):
         runs["add"].append(_time(lambda: np.add.reduce(x), 1))
@@ -251,7 +308,7 @@ def run_case(case, dtype, repeats, rng):
     native = None
     if case.startswith("swapped_"):
         native, x = x, x.astype(x.dtype.newbyteorder("S"))
-    calls = SMALL_CALLS if case == "small" else 1
+    calls = SMALL_CALLS if case == "small" else max(1, RUN_BYTES // x.nbytes)
     contenders = {"argext": _argext_call(case, x, axis, last),
                   "native": native is not None and _argext_call(case, native, axis, last) or None,
                   "numpy": _numpy_call(case, x, axis, last),
@@ -280,6 +337,7 @@ def run_case(case, dtype, repeats, rng):
 
 def machine():
     info = {"python": platform.python_version(), "numpy": np.__version__,
+            "numpy_targets": numpy_active_targets(),
             "argext": argext.__version__, "isa": argext.get_isa(),
             "machine": platform.machine(), "cpu": platform.processor()}
     try:
@@ -307,10 +365,11 @@ def _format(row):
     for k in ("argext", "native", "numpy", "onnxruntime", "torch", "bottleneck"):
         if k in row["seconds"]:
             t = row["seconds"][k]
-            if row["calls_per_run"] > 1:
+            if row["case"] == "small":
                 cells.append(f"{k} {t * 1e6:8.2f} us/call {row['ratio_to_numpy'][k]:6.2f}x")
             else:
-                cells.append(f"{k} {t * 1e3:8.2f} ms {row['gb_per_s'][k]:6.1f} GB/s "
+                when = f"{t * 1e3:8.2f} ms" if t >= 1e-3 else f"{t * 1e6:8.2f} us"
+                cells.append(f"{k} {when} {row['gb_per_s'][k]:6.1f} GB/s "
                              f"{row['ratio_to_numpy'][k]:6.2f}x")
     if "swapped_over_native" in row:
         cells.append(f"swapped/native {row['swapped_over_native']:.2f}")
@@ -327,17 +386,38 @@ def main(argv):
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads for argext, ONNX Runtime and PyTorch (default 1)")
+    parser.add_argument("--isa", choices=list(ISA_RANK),
+                        help="argext's kernel level, against NumPy restricted to the same level "
+                             "(default: the best of both)")
+    parser.add_argument("--size", type=parse_size, default=64 * MIB,
+                        help="input bytes, e.g. 32K, 256K, 4M (default 64M)")
     args = parser.parse_args(argv)
     if args.repeats < 5:
         parser.error("--repeats must be at least 5 (medians of fewer runs are noise)")
-    global THREADS
+    if args.isa:
+        if args.isa not in argext.supported_isas():
+            parser.error(f"--isa {args.isa}: not supported here (supported: "
+                         f"{', '.join(argext.supported_isas())})")
+        disabled = numpy_disabled_for(args.isa)
+        if os.environ.get("NPY_DISABLE_CPU_FEATURES", "") != disabled:
+            # NumPy reads its CPU features once, at import: a fresh interpreter.
+            env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=disabled)
+            flags = ["-I"] if sys.flags.isolated else []
+            parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
+            code = (f"import sys; sys.path.insert(0, {parent!r}); from argext import _bench; "
+                    f"sys.exit(_bench.main({list(argv)!r}))")
+            return subprocess.call([sys.executable, *flags, "-c", code], env=env)
+        argext.set_isa(args.isa)
+    global THREADS, SIZE
     THREADS = args.threads
+    SIZE = args.size
     argext.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
     info = machine()
     info["threads"] = args.threads
-    print(f"argext {info['argext']} isa={info['isa']} threads={args.threads}  numpy {info['numpy']}  "
-          f"{info['cpu']}")
+    print(f"argext {info['argext']} isa={info['isa']} threads={args.threads}  numpy {info['numpy']} "
+          f"(targets: {' '.join(info['numpy_targets']) or 'baseline only'})  {info['cpu']}")
+    print(f"input size {SIZE / MIB:g} MiB")
     missing = [m for m in OPTIONAL if not _importable(m)]
     for m in missing:
         print(f"{m} not installed: skipping {OPTIONAL[m]}")
