@@ -85,6 +85,26 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
                                : _mm256_max_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
 }
 
+/* Float-lane comparisons for the float row scan: masks as whole lanes of
+   ones; a comparison with NaN is false (ordered), except v_funord. */
+typedef vec fmask;
+#define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
+/* A macro: the predicate must reach the intrinsic as a constant. */
+#define v_fcmp(w, a, b, pred)                                                                   \
+    ((w) == 4 ? _mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), pred)) \
+              : _mm256_castpd_si256(_mm256_cmp_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b), pred)))
+#define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
+#define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
+#define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
+VINLINE fmask v_for(fmask a, fmask b) { return _mm256_or_si256(a, b); }
+VINLINE int v_fany(fmask m) { return !_mm256_testz_si256(m, m); }
+/* m ? b : a, per lane. */
+VINLINE vec v_fblend(int w, fmask m, vec a, vec b)
+{
+    (void)w;
+    return _mm256_blendv_epi8(a, b, m);
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {
@@ -143,6 +163,8 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
 #define HAS_CMP64 1 /* pcmpgtq */
+#define HAS_FILTER_SCAN 0 /* every lane width has a one-instruction maximum */
+#define FILTER_SCAN(w, kind) 0
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */

@@ -108,6 +108,25 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
                                : _mm512_max_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
 }
 
+/* Float-lane comparisons for the float row scan: lane masks; a comparison
+   with NaN is false (ordered), except v_funord. */
+typedef uint32_t fmask;
+#define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
+/* A macro: the predicate must reach the intrinsic as a constant. */
+#define v_fcmp(w, a, b, pred)                                                             \
+    ((w) == 4 ? (fmask)_mm512_cmp_ps_mask(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), pred) \
+              : (fmask)_mm512_cmp_pd_mask(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b), pred))
+#define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
+#define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
+#define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
+VINLINE fmask v_for(fmask a, fmask b) { return a | b; }
+VINLINE int v_fany(fmask m) { return m != 0; }
+/* m ? b : a, per lane. */
+VINLINE vec v_fblend(int w, fmask m, vec a, vec b)
+{
+    return w == 4 ? _mm512_mask_mov_epi32(a, (__mmask16)m, b) : _mm512_mask_mov_epi64(a, (__mmask8)m, b);
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {
@@ -147,6 +166,8 @@ VINLINE void v_store_row(int w, int8_t *rows, vmask up, int r)
    read, so they cannot fault) and a fill for the lanes outside the row. */
 #define HAS_ACTIVE_LOAD 1
 #define HAS_CMP64 1 /* vpcmpq */
+#define HAS_FILTER_SCAN 0 /* every lane width has a one-instruction maximum */
+#define FILTER_SCAN(w, kind) 0
 VINLINE vec v_load_active(int w, const char *p, uint64_t active)
 {
     switch (w) {

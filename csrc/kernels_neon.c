@@ -114,6 +114,39 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
     return vreinterpretq_s8_f64(is_min ? vminq_f64(F64(a), F64(b)) : vmaxq_f64(F64(a), F64(b)));
 }
 
+/* Float-lane comparisons for the float row scan: masks as whole lanes of
+   ones; a comparison with NaN is false (ordered), except v_funord. */
+typedef vec fmask;
+#define FEXT_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
+VINLINE fmask v_fgt(int w, vec a, vec b)
+{
+    if (w == 4)
+        return vreinterpretq_s8_u32(vcgtq_f32(F32(a), F32(b)));
+    return vreinterpretq_s8_u64(vcgtq_f64(F64(a), F64(b)));
+}
+VINLINE fmask v_fge(int w, vec a, vec b)
+{
+    if (w == 4)
+        return vreinterpretq_s8_u32(vcgeq_f32(F32(a), F32(b)));
+    return vreinterpretq_s8_u64(vcgeq_f64(F64(a), F64(b)));
+}
+/* NaN in a or b: neither equals itself. */
+VINLINE fmask v_funord(int w, vec a, vec b)
+{
+    if (w == 4)
+        return vreinterpretq_s8_u32(vmvnq_u32(vandq_u32(vceqq_f32(F32(a), F32(a)), vceqq_f32(F32(b), F32(b)))));
+    return vreinterpretq_s8_u32(vmvnq_u32(vreinterpretq_u32_u64(
+        vandq_u64(vceqq_f64(F64(a), F64(a)), vceqq_f64(F64(b), F64(b))))));
+}
+VINLINE fmask v_for(fmask a, fmask b) { return vorrq_s8(a, b); }
+VINLINE int v_fany(fmask m) { return vmaxvq_u32(vreinterpretq_u32_s8(m)) != 0; }
+/* m ? b : a, per lane. */
+VINLINE vec v_fblend(int w, fmask m, vec a, vec b)
+{
+    (void)w;
+    return v_blend(m, a, b);
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {
@@ -173,6 +206,8 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define HAS_STORE_ROW 0
 #define HAS_ACTIVE_LOAD 0
 #define HAS_CMP64 1 /* cmgt .2d */
+#define HAS_FILTER_SCAN 0 /* every lane width has a one-instruction maximum */
+#define FILTER_SCAN(w, kind) 0
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */

@@ -55,7 +55,7 @@ VINLINE int msb64(uint64_t x)
 
 /* Vectors per block of a contiguous row: the block's maximum is found
    first; the block is searched only when it beats the best so far. */
-#define BLOCK_VECS 4
+#define BLOCK_VECS 8
 
 /* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
 #define CHUNK_BLOCKS 64
@@ -112,24 +112,10 @@ VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
     memcpy(key, &u, (size_t)w);
 }
 
-/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight).
-   With native (float32/float64, denormals not treated as zero) the block's
-   extreme is taken by float compares and keyed once: the key is monotone, so
-   that is the largest key, except that a lane which saw a NaN (magnitude
-   above infinity) takes the top key, as every NaN key is. */
-VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int native)
+/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
+VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
 {
     vec a[4];
-    if (native) {
-        const vec mag = v_set1(w, SMAX(w));
-        vec x = v_load(q), ext = x, mags = v_and(x, mag);
-        for (int k = 1; k < BLOCK_VECS; k++) {
-            x = v_load(q + k * V_BYTES);
-            ext = v_fext(w, ARGEXT_OP_IS_MIN(op), ext, x);
-            mags = v_max(w, mags, v_and(x, mag));
-        }
-        return v_sel_gt(w, mags, v_set1(w, inf), v_keys(ext, w, op, kind, inf), mag);
-    }
     for (int k = 0; k < 4; k++)
         a[k] = v_keys(v_load(q + k * V_BYTES), w, op, kind, inf);
     for (int k = 4; k < BLOCK_VECS; k++)
@@ -195,7 +181,7 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
  * non-strict one the backward search meets the current best index before
  * any earlier equal element).
  */
-/* Whether rows of n elements take their float blocks natively (block_max):
+/* Whether rows of n elements scan their chunks as floats (chunk_floats):
    float32/float64 rows long enough for a block, with denormals not read as
    zero. Asked once per kernel call: reading the FP control register is slow. */
 VINLINE int native_blocks(int w, int kind, int64_t n)
@@ -203,6 +189,85 @@ VINLINE int native_blocks(int w, int kind, int64_t n)
     return kind == KIND_FLOAT && w >= 4 && n >= (V_BYTES / w) * BLOCK_VECS &&
            !v_denormals_are_zero();
 }
+
+/* A chunk of nb blocks at q0 in keys: per lane, the key maximum (*maxv) and
+   the first (last) block reaching it (*bidx). */
+VINLINE void chunk_keys(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int w,
+                        int op, int kind, int64_t inf)
+{
+    const int64_t block = (V_BYTES / w) * BLOCK_VECS;
+    vec m = block_max(q0, w, op, kind, inf), bi = v_set1(w, 0);
+    for (int64_t b = 1; b < nb; b++) {
+        vec acc = block_max(q0 + b * block * w, w, op, kind, inf), cur = v_set1(w, b);
+        bi = last ? v_sel_gt(w, m, acc, cur, bi) : v_sel_gt(w, acc, m, bi, cur);
+        m = v_max(w, m, acc);
+    }
+    *maxv = m;
+    *bidx = bi;
+}
+
+/* The same for float32/float64 by float compares, which take fewer
+   instructions than keys: the float extreme is keyed once, at the end (the
+   key is monotone, and -0.0 and +0.0 compare equal in both). Returns 0, with
+   nothing set, when the chunk holds a NaN: chunk_keys then ranks it. */
+VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int w,
+                         int op, int kind, int64_t inf)
+{
+    const int64_t block = (V_BYTES / w) * BLOCK_VECS;
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    const vec minus_one = v_set1(w, -1);
+    vec ext = v_set1(w, 0), bi = v_set1(w, 0), cur = v_set1(w, 0);
+    fmask nan = v_fgt(w, ext, ext); /* none */
+    for (int64_t b = 0; b < nb; b++) {
+        const char *q = q0 + b * block * w;
+        vec e[4];
+        for (int k = 0; k < 4; k++)
+            e[k] = v_load(q + k * V_BYTES);
+        if (!FEXT_KEEPS_NAN)
+            nan = v_for(nan, v_for(v_funord(w, e[0], e[1]), v_funord(w, e[2], e[3])));
+        for (int k = 4; k < BLOCK_VECS; k += 4) {
+            vec x[4];
+            for (int j = 0; j < 4; j++)
+                x[j] = v_load(q + (k + j) * V_BYTES);
+            if (!FEXT_KEEPS_NAN)
+                nan = v_for(nan, v_for(v_funord(w, x[0], x[1]), v_funord(w, x[2], x[3])));
+            for (int j = 0; j < 4; j++)
+                e[j] = v_fext(w, is_min, e[j], x[j]);
+        }
+        vec acc = v_fext(w, is_min, v_fext(w, is_min, e[0], e[1]), v_fext(w, is_min, e[2], e[3]));
+        if (b == 0) {
+            ext = acc;
+        } else {
+            fmask better = last ? (is_min ? v_fge(w, ext, acc) : v_fge(w, acc, ext))
+                                : (is_min ? v_fgt(w, ext, acc) : v_fgt(w, acc, ext));
+            bi = v_fblend(w, better, bi, cur);
+            ext = v_fext(w, is_min, ext, acc);
+        }
+        cur = v_sub(w, cur, minus_one);
+    }
+    if (FEXT_KEEPS_NAN)
+        nan = v_funord(w, ext, ext);
+    if (v_fany(nan))
+        return 0;
+    *maxv = v_keys(ext, w, op, kind, inf);
+    *bidx = bi;
+    return 1;
+}
+
+#if HAS_FILTER_SCAN
+/* Whether the block at q may hold a key above the best (last: not below). */
+VINLINE int filter_block(const char *q, int64_t best, int last, int w, int op, int kind,
+                         int64_t inf)
+{
+    vec thr;
+    if (!v_filter_threshold(w, best, last, &thr))
+        return 1;
+    vec any = v_filter(w, v_keys(v_load(q), w, op, kind, inf), thr);
+    for (int k = 1; k < BLOCK_VECS; k++)
+        any = v_or(any, v_filter(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), thr));
+    return v_filter_any(w, any);
+}
+#endif
 
 VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
                                int w, int op, int kind, int64_t inf, int native)
@@ -214,19 +279,20 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
 #define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
     while (i + block <= n) {
         const char *q0 = p + i * w;
-        vec maxv = st.bestv, bidx = none;
-        int64_t b = 0;
-        if (st.force) { /* a new row: its first block sets every lane */
-            maxv = block_max(q0, w, op, kind, inf, native);
-            bidx = v_set1(w, 0);
-            b = 1;
+#if HAS_FILTER_SCAN
+        if (FILTER_SCAN(w, kind) && !st.force) {
+            if (filter_block(q0, st.best, last, w, op, kind, inf) &&
+                row_block(&st, q0, i, BLOCK_VECS, block_max(q0, w, op, kind, inf), last, w, op,
+                          kind, inf))
+                goto done;
+            i += block;
+            continue;
         }
-        for (; b < CHUNK_BLOCKS && i + (b + 1) * block <= n; b++) {
-            const char *q = q0 + b * block * w;
-            vec acc = block_max(q, w, op, kind, inf, native), cur = v_set1(w, b);
-            bidx = last ? v_sel_gt(w, maxv, acc, cur, bidx) : v_sel_gt(w, acc, maxv, bidx, cur);
-            maxv = v_max(w, maxv, acc);
-        }
+#endif
+        int64_t nb = (n - i) / block < CHUNK_BLOCKS ? (n - i) / block : CHUNK_BLOCKS;
+        vec maxv, bidx;
+        if (!native || !chunk_floats(q0, nb, last, &maxv, &bidx, w, op, kind, inf))
+            chunk_keys(q0, nb, last, &maxv, &bidx, w, op, kind, inf);
         int64_t m = v_lane0(w, v_hmax(w, maxv));
         if (st.force || m > st.best || (last && m == st.best)) {
             vec mv = v_set1(w, m);
@@ -235,14 +301,12 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
             int64_t found = last ? v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, bidx, none)))
                                  : ~v_lane0(w, v_hmax(w, v_sel_gt(w, mv, maxv, v_xor(bidx, none),
                                                                    v_set1(w, SMIN(w)))));
-            if (found >= 0) {
-                const char *q = q0 + found * block * w;
-                st.force = 1; /* the block holds m: find it there */
-                if (row_block(&st, q, i + found * block, BLOCK_VECS, mv, last, w, op, kind, inf))
-                    goto done;
-            }
+            st.force = 1; /* the block holds m: find it there */
+            if (row_block(&st, q0 + found * block * w, i + found * block, BLOCK_VECS, mv, last,
+                          w, op, kind, inf))
+                goto done;
         }
-        i += b * block;
+        i += nb * block;
     }
     if (i + lanes <= n) {
         const char *q = p + i * w;
@@ -361,6 +425,10 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
    (HAS_CMP64 0): the baseline's scalar loop beats an emulated compare.
    float64 stays: its row blocks take their extreme by float compares. */
 #define SIMD_SCALAR(ENUM, KT) (!HAS_CMP64 && sizeof(KT) == 8 && ARGEXT_##ENUM != ARGEXT_FLOAT64)
+/* ... except rows long enough for filter scans to pay for a first chunk. */
+#define SIMD_SCALAR_ROW(ENUM, KT, n)                                                     \
+    (SIMD_SCALAR(ENUM, KT) &&                                                          \
+     !(FILTER_SCAN(8, KIND_SIGNED) && (n) >= 2 * (V_BYTES / 8) * BLOCK_VECS * CHUNK_BLOCKS))
 
 /* Rows shorter than a vector: masked vectors where the ISA has them. */
 #if HAS_ACTIVE_LOAD
@@ -386,11 +454,11 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                      void *bestp)                                             \
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
-        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w)                               \
+        if (SIMD_SCALAR_ROW(ENUM, KT, n) || s != w || n < V_BYTES / w)                        \
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
-                              !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n));                                     \
+                              !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n)); \
         lane_to_key(best, bestp, w, kind);                                                    \
         return bi;                                                                            \
     }                                                                                         \
@@ -412,7 +480,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
         SHORT_ROWS(ENUM, OP)                                                                  \
-        if (SIMD_SCALAR(ENUM, KT) || s != w || n < V_BYTES / w) {                             \
+        if (SIMD_SCALAR_ROW(ENUM, KT, n) || s != w || n < V_BYTES / w) {                      \
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \

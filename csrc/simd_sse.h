@@ -113,6 +113,37 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
                                    : _mm_max_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
 }
 
+/* Float-lane comparisons for the float row scan: masks as whole lanes of
+   ones; a comparison with NaN is false (ordered), except v_funord. */
+typedef vec fmask;
+#define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
+VINLINE fmask v_fgt(int w, vec a, vec b)
+{
+    if (w == 4)
+        return _mm_castps_si128(_mm_cmpgt_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+    return _mm_castpd_si128(_mm_cmpgt_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
+}
+VINLINE fmask v_fge(int w, vec a, vec b)
+{
+    if (w == 4)
+        return _mm_castps_si128(_mm_cmpge_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+    return _mm_castpd_si128(_mm_cmpge_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
+}
+VINLINE fmask v_funord(int w, vec a, vec b)
+{
+    if (w == 4)
+        return _mm_castps_si128(_mm_cmpunord_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+    return _mm_castpd_si128(_mm_cmpunord_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
+}
+VINLINE fmask v_for(fmask a, fmask b) { return _mm_or_si128(a, b); }
+VINLINE int v_fany(fmask m) { return _mm_movemask_epi8(m) != 0; }
+/* m ? b : a, per lane. */
+VINLINE vec v_fblend(int w, fmask m, vec a, vec b)
+{
+    (void)w;
+    return v_blend(m, a, b);
+}
+
 VINLINE vec v_max(int w, vec a, vec b)
 {
     switch (w) {
@@ -178,6 +209,39 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define HAS_ACTIVE_LOAD 0
 /* SSE4.2's pcmpgtq; SSE2 emulates it in five instructions. */
 #define HAS_CMP64 SSE42
+
+/* SSE2 has no pmaxsd or pcmpgtq: its int32/int64 row scans test each block
+   against the best so far (filter_block) and rank only blocks that pass. */
+#define HAS_FILTER_SCAN (!SSE42)
+#define FILTER_SCAN(w, kind) (HAS_FILTER_SCAN && (w) >= 4 && (kind) != KIND_FLOAT)
+VINLINE vec v_or(vec a, vec b) { return _mm_or_si128(a, b); }
+/* Lanes whose top bit is set where key k may pass the threshold thr (from
+   v_filter_threshold): int32, k > thr exactly; int64, k / 2 (rounded down,
+   in unsigned order, so that the difference cannot overflow) > thr, which
+   holds whenever k > best or k >= best. */
+VINLINE vec v_filter(int w, vec k, vec thr)
+{
+    if (w == 4)
+        return _mm_cmpgt_epi32(k, thr);
+    return _mm_sub_epi64(thr, _mm_srli_epi64(_mm_xor_si128(k, _mm_set1_epi64x(INT64_MIN)), 1));
+}
+/* The threshold for v_filter from the best key, or 0 if no key can be
+   ruled out. */
+VINLINE int v_filter_threshold(int w, int64_t best, int last, vec *thr)
+{
+    if (w == 4) {
+        if (last && best == INT32_MIN)
+            return 0;
+        *thr = _mm_set1_epi32((int)(best - last));
+        return 1;
+    }
+    uint64_t half = ((uint64_t)best ^ (UINT64_C(1) << 63)) >> 1;
+    if (half == 0)
+        return 0;
+    *thr = _mm_set1_epi64x((int64_t)(half - 1));
+    return 1;
+}
+VINLINE int v_filter_any(int w, vec m) { return (_mm_movemask_epi8(m) & (w == 8 ? 0x8080 : 0xffff)) != 0; }
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
    in every lane of the group: the butterfly steps shorter than the group. */

@@ -102,10 +102,18 @@ def test_nan_and_signed_zero_at_block_edges(isa, dtype):
         x = np.where(np.isnan(comparable(x)), np.zeros(1, dtype), x)
         x[np.array(positions)] = np.nan
         check_all(x, 0)
-    zeros = np.zeros(n, dtype)
-    zeros[rng.random(n) < 0.5] = -0.0
-    check_all(zeros, 0)
-    check_all(-zeros, 0)
+    # Over many chunks: float scans hand a chunk with a NaN to the key scan.
+    n = 70001
+    for positions in ([8191], [40000], [16384, 60000], [4095, 69999]):
+        x = sample(rng, dtype, (n,), spread=2).astype(dtype)
+        x = np.where(np.isnan(comparable(x)), np.zeros(1, dtype), x)
+        x[np.array(positions)] = np.nan
+        check_all(x, 0)
+    for n in (3000, 70001):
+        zeros = np.zeros(n, dtype)
+        zeros[rng.random(n) < 0.5] = -0.0
+        check_all(zeros, 0)
+        check_all(-zeros, 0)
 
 
 def comparable(x):
@@ -126,6 +134,18 @@ def test_integer_extremes(isa, dtype):
             check_all(x, 0)
     check_all(np.full(2000, info.max, dtype), 0)
     check_all(np.full(2000, info.min, dtype), 0)
+    # Long rows over the whole range, and ramps (a new best in every block),
+    # around the 32-bit halves of 64-bit keys.
+    n = 9000
+    x = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+    x[x == info.max] -= 1
+    x[x == info.min] += 1
+    check_all(x, 0)
+    for start in (info.min // 2, -(2**33) if info.bits == 64 else info.min // 3, 0, info.max // 3):
+        ramp = (np.arange(n, dtype=np.float64) * max(1, (info.max // 3) // n)).astype(np.int64)
+        for r in (ramp, -ramp, ramp % 4096, (ramp // 2) << 32 if info.bits == 64 else ramp):
+            y = np.clip(start + r.astype(object), info.min + 1, info.max - 1).astype(dtype)
+            check_all(y, 0)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
