@@ -345,6 +345,78 @@ VINLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int
 }
 #endif
 
+/* Most elements of a row the dense short-row kernel takes. */
+#define DENSE_ROW_MAX 64
+
+/*
+ * Rows of n elements back to back, n a power of two from 2 to DENSE_ROW_MAX.
+ * Rows no wider than a vector go V_BYTES / (n * w) to a vector: the maximum
+ * of each row's lanes (v_hmax_within over its bytes) is compared back, and
+ * each row's bits of the result name its index. Wider rows take the maximum
+ * of their vectors, then look for it. Returns how many rows it did (whole
+ * vectors' worth); the caller does the rest.
+ */
+VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, int64_t *idx, int w,
+                           int op, int kind, int64_t inf)
+{
+    const int64_t row_bytes = n * w, lb = LANE_BITS(w);
+    if (row_bytes <= V_BYTES) {
+        const int64_t per_vec = V_BYTES / row_bytes;
+        const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
+        int64_t k = 0;
+        for (; k + per_vec <= count; k += per_vec) {
+            vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
+            uint64_t e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
+            for (int64_t r = 0; r < per_vec; r++) {
+                uint64_t b = (e >> (r * n * lb)) & row_bits;
+                idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
+            }
+        }
+        return k;
+    }
+    const int64_t nv = row_bytes / V_BYTES, lanes = V_BYTES / w, vec_bits = lanes * lb;
+    for (int64_t k = 0; k < count; k++) {
+        const char *q = p + k * row_bytes;
+        vec key[DENSE_ROW_MAX * 8 / V_BYTES];
+        key[0] = v_keys(v_load(q), w, op, kind, inf);
+        vec acc = key[0];
+        for (int64_t v = 1; v < nv; v++) {
+            key[v] = v_keys(v_load(q + v * V_BYTES), w, op, kind, inf);
+            acc = v_max(w, acc, key[v]);
+        }
+        const vec m = v_hmax(w, acc);
+        if (nv * vec_bits <= 64) { /* every vector's bits in one word: no branch to mispredict */
+            uint64_t e = 0;
+            for (int64_t v = 0; v < nv; v++)
+                e |= v_eq(w, key[v], m) << (v * vec_bits);
+            idx[k] = (last ? msb64(e) : ctz64(e)) / lb;
+            continue;
+        }
+        if (nv * vec_bits <= 128) { /* or in two */
+            uint64_t lo = 0, hi = 0;
+            for (int64_t v = 0; v < nv; v++) {
+                uint64_t e = v_eq(w, key[v], m);
+                if (v * vec_bits < 64)
+                    lo |= e << (v * vec_bits);
+                else
+                    hi |= e << (v * vec_bits - 64);
+            }
+            int64_t bit = last ? (hi ? 64 + msb64(hi) : msb64(lo)) : (lo ? ctz64(lo) : 64 + ctz64(hi));
+            idx[k] = bit / lb;
+            continue;
+        }
+        for (int64_t j = 0; j < nv; j++) {
+            int64_t v = last ? nv - 1 - j : j;
+            uint64_t e = v_eq(w, key[v], m);
+            if (e) {
+                idx[k] = v * lanes + (last ? msb64(e) : ctz64(e)) / lb;
+                break;
+            }
+        }
+    }
+    return count;
+}
+
 /*
  * bn >= V_BYTES / w contiguous columns folded over `rows` rows. The first
  * DENSE_ROWS rows update most columns of random data, so they store without
@@ -479,6 +551,14 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
                                    int64_t s, int last, int64_t *idx)                         \
     {                                                                                         \
         const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
+        if (s == w && ps == n * w && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 &&    \
+            !SIMD_SCALAR(ENUM, KT)) {                                                         \
+            int64_t done = rows_dense(p, count, n, last, idx, w, OP, kind,                    \
+                                      float_inf[ARGEXT_##ENUM]);                              \
+            p += done * ps;                                                                   \
+            idx += done;                                                                      \
+            count -= done;                                                                    \
+        }                                                                                     \
         SHORT_ROWS(ENUM, OP)                                                                  \
         if (SIMD_SCALAR_ROW(ENUM, KT, n) || s != w || n < V_BYTES / w) {                      \
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
