@@ -118,26 +118,14 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
    ones; a comparison with NaN is false (ordered), except v_funord. */
 typedef vec fmask;
 #define FEXT_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
-VINLINE fmask v_fgt(int w, vec a, vec b)
-{
-    if (w == 4)
-        return vreinterpretq_s8_u32(vcgtq_f32(F32(a), F32(b)));
-    return vreinterpretq_s8_u64(vcgtq_f64(F64(a), F64(b)));
-}
-VINLINE fmask v_fge(int w, vec a, vec b)
-{
-    if (w == 4)
-        return vreinterpretq_s8_u32(vcgeq_f32(F32(a), F32(b)));
-    return vreinterpretq_s8_u64(vcgeq_f64(F64(a), F64(b)));
-}
-/* NaN in a or b: neither equals itself. */
-VINLINE fmask v_funord(int w, vec a, vec b)
-{
-    if (w == 4)
-        return vreinterpretq_s8_u32(vmvnq_u32(vandq_u32(vceqq_f32(F32(a), F32(a)), vceqq_f32(F32(b), F32(b)))));
-    return vreinterpretq_s8_u32(vmvnq_u32(vreinterpretq_u32_u64(
-        vandq_u64(vceqq_f64(F64(a), F64(a)), vceqq_f64(F64(b), F64(b))))));
-}
+/* cgt, cge on float32 or float64 lanes (op: gt, ge). */
+#define v_fcmp(w, a, b, op)                                        \
+    ((w) == 4 ? vreinterpretq_s8_u32(vc##op##q_f32(F32(a), F32(b))) \
+              : vreinterpretq_s8_u64(vc##op##q_f64(F64(a), F64(b))))
+#define v_fgt(w, a, b) v_fcmp(w, a, b, gt)
+#define v_fge(w, a, b) v_fcmp(w, a, b, ge)
+/* NaN in a or b: not both equal to themselves. */
+#define v_funord(w, a, b) v_xor(v_and(v_fcmp(w, a, a, eq), v_fcmp(w, b, b, eq)), v_set1(1, -1))
 VINLINE fmask v_for(fmask a, fmask b) { return vorrq_s8(a, b); }
 VINLINE int v_fany(fmask m) { return vmaxvq_u32(vreinterpretq_u32_s8(m)) != 0; }
 /* m ? b : a, per lane. */

@@ -255,13 +255,10 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
 }
 
 #if HAS_FILTER_SCAN
-/* Whether the block at q may hold a key above the best (last: not below). */
-VINLINE int filter_block(const char *q, int64_t best, int last, int w, int op, int kind,
-                         int64_t inf)
+/* Whether the block at q may hold a key above the best (last: not below),
+   thr being v_filter_threshold's for that best. */
+VINLINE int filter_block(const char *q, vec thr, int w, int op, int kind, int64_t inf)
 {
-    vec thr;
-    if (!v_filter_threshold(w, best, last, &thr))
-        return 1;
     vec any = v_filter(w, v_keys(v_load(q), w, op, kind, inf), thr);
     for (int k = 1; k < BLOCK_VECS; k++)
         any = v_or(any, v_filter(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), thr));
@@ -276,12 +273,23 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
     row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
     const vec none = v_set1(w, -1);
     int64_t i = 0;
+#if HAS_FILTER_SCAN
+    vec thr = none;
+    int64_t thr_best = st.best;
+    int filtered = 0; /* thr is for thr_best; st.force is set until a first best */
+    if (FILTER_SCAN(w, kind) && !st.force)
+        filtered = v_filter_threshold(w, st.best, last, &thr);
+#endif
 #define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
     while (i + block <= n) {
         const char *q0 = p + i * w;
 #if HAS_FILTER_SCAN
-        if (FILTER_SCAN(w, kind) && !st.force) {
-            if (filter_block(q0, st.best, last, w, op, kind, inf) &&
+        if (FILTER_SCAN(w, kind)) { /* a row's first block sets the best */
+            if (!st.force && thr_best != st.best) { /* a new best: a new threshold */
+                thr_best = st.best;
+                filtered = v_filter_threshold(w, st.best, last, &thr);
+            }
+            if ((st.force || !filtered || filter_block(q0, thr, w, op, kind, inf)) &&
                 row_block(&st, q0, i, BLOCK_VECS, block_max(q0, w, op, kind, inf), last, w, op,
                           kind, inf))
                 goto done;
@@ -497,10 +505,9 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
    (HAS_CMP64 0): the baseline's scalar loop beats an emulated compare.
    float64 stays: its row blocks take their extreme by float compares. */
 #define SIMD_SCALAR(ENUM, KT) (!HAS_CMP64 && sizeof(KT) == 8 && ARGEXT_##ENUM != ARGEXT_FLOAT64)
-/* ... except rows long enough for filter scans to pay for a first chunk. */
+/* ... except rows of a few blocks or more, where the ISA has filter scans. */
 #define SIMD_SCALAR_ROW(ENUM, KT, n)                                                     \
-    (SIMD_SCALAR(ENUM, KT) &&                                                          \
-     !(FILTER_SCAN(8, KIND_SIGNED) && (n) >= 2 * (V_BYTES / 8) * BLOCK_VECS * CHUNK_BLOCKS))
+    (SIMD_SCALAR(ENUM, KT) && !(FILTER_SCAN(8, KIND_SIGNED) && (n) >= 4 * (V_BYTES / 8) * BLOCK_VECS))
 
 /* Rows shorter than a vector: masked vectors where the ISA has them. */
 #if HAS_ACTIVE_LOAD

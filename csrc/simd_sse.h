@@ -117,24 +117,13 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
    ones; a comparison with NaN is false (ordered), except v_funord. */
 typedef vec fmask;
 #define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
-VINLINE fmask v_fgt(int w, vec a, vec b)
-{
-    if (w == 4)
-        return _mm_castps_si128(_mm_cmpgt_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
-    return _mm_castpd_si128(_mm_cmpgt_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
-}
-VINLINE fmask v_fge(int w, vec a, vec b)
-{
-    if (w == 4)
-        return _mm_castps_si128(_mm_cmpge_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
-    return _mm_castpd_si128(_mm_cmpge_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
-}
-VINLINE fmask v_funord(int w, vec a, vec b)
-{
-    if (w == 4)
-        return _mm_castps_si128(_mm_cmpunord_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
-    return _mm_castpd_si128(_mm_cmpunord_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)));
-}
+/* cmpgt, cmpge, cmpunord on float32 or float64 lanes (op: gt, ge, unord). */
+#define v_fcmp(w, a, b, op)                                                                   \
+    ((w) == 4 ? _mm_castps_si128(_mm_cmp##op##_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))) \
+              : _mm_castpd_si128(_mm_cmp##op##_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b))))
+#define v_fgt(w, a, b) v_fcmp(w, a, b, gt)
+#define v_fge(w, a, b) v_fcmp(w, a, b, ge)
+#define v_funord(w, a, b) v_fcmp(w, a, b, unord)
 VINLINE fmask v_for(fmask a, fmask b) { return _mm_or_si128(a, b); }
 VINLINE int v_fany(fmask m) { return _mm_movemask_epi8(m) != 0; }
 /* m ? b : a, per lane. */
