@@ -118,6 +118,13 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
    ones; a comparison with NaN is false (ordered), except v_funord. */
 typedef vec fmask;
 #define FEXT_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
+/* The extreme of x and y (y not NaN), y where x is NaN: fmaxnm/fminnm. */
+VINLINE vec v_fext_num(int w, int is_min, vec x, vec y)
+{
+    if (w == 4)
+        return vreinterpretq_s8_f32(is_min ? vminnmq_f32(F32(x), F32(y)) : vmaxnmq_f32(F32(x), F32(y)));
+    return vreinterpretq_s8_f64(is_min ? vminnmq_f64(F64(x), F64(y)) : vmaxnmq_f64(F64(x), F64(y)));
+}
 /* cgt, cge on float32 or float64 lanes (op: gt, ge). */
 #define v_fcmp(w, a, b, op)                                        \
     ((w) == 4 ? vreinterpretq_s8_u32(vc##op##q_f32(F32(a), F32(b))) \

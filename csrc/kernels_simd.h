@@ -209,28 +209,32 @@ VINLINE void chunk_keys(const char *q0, int64_t nb, int last, vec *maxv, vec *bi
 /* The same for float32/float64 by float compares, which take fewer
    instructions than keys: the float extreme is keyed once, at the end (the
    key is monotone, and -0.0 and +0.0 compare equal in both). Returns 0, with
-   nothing set, when the chunk holds a NaN: chunk_keys then ranks it. */
+   nothing set, when the chunk holds a NaN: chunk_keys then ranks it. The
+   NaN-skipping operators read a NaN as the infinity that never wins (their
+   key, dtypes.h), so their chunks need no NaN test. */
 VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int w,
                          int op, int kind, int64_t inf)
 {
     const int64_t block = (V_BYTES / w) * BLOCK_VECS;
-    const int is_min = ARGEXT_OP_IS_MIN(op);
+    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
     const vec minus_one = v_set1(w, -1);
+    /* The infinity a NaN stands for: -inf for nanargmax, +inf for nanargmin. */
+    const vec loser = v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
     vec ext = v_set1(w, 0), bi = v_set1(w, 0), cur = v_set1(w, 0);
     fmask nan = v_fgt(w, ext, ext); /* none */
+#define LOAD_FLOATS(x, at)                                                                 \
+    for (int j = 0; j < 4; j++)                                                            \
+        x[j] = skips_nan ? v_fext_num(w, is_min, v_load(at + j * V_BYTES), loser)          \
+                         : v_load(at + j * V_BYTES);                                       \
+    if (!skips_nan && !FEXT_KEEPS_NAN)                                                     \
+        nan = v_for(nan, v_for(v_funord(w, x[0], x[1]), v_funord(w, x[2], x[3])));
     for (int64_t b = 0; b < nb; b++) {
         const char *q = q0 + b * block * w;
         vec e[4];
-        for (int k = 0; k < 4; k++)
-            e[k] = v_load(q + k * V_BYTES);
-        if (!FEXT_KEEPS_NAN)
-            nan = v_for(nan, v_for(v_funord(w, e[0], e[1]), v_funord(w, e[2], e[3])));
+        LOAD_FLOATS(e, q)
         for (int k = 4; k < BLOCK_VECS; k += 4) {
             vec x[4];
-            for (int j = 0; j < 4; j++)
-                x[j] = v_load(q + (k + j) * V_BYTES);
-            if (!FEXT_KEEPS_NAN)
-                nan = v_for(nan, v_for(v_funord(w, x[0], x[1]), v_funord(w, x[2], x[3])));
+            LOAD_FLOATS(x, q + k * V_BYTES)
             for (int j = 0; j < 4; j++)
                 e[j] = v_fext(w, is_min, e[j], x[j]);
         }
@@ -245,7 +249,8 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
         }
         cur = v_sub(w, cur, minus_one);
     }
-    if (FEXT_KEEPS_NAN)
+#undef LOAD_FLOATS
+    if (FEXT_KEEPS_NAN && !skips_nan)
         nan = v_funord(w, ext, ext);
     if (v_fany(nan))
         return 0;
@@ -537,7 +542,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
-                              !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n)); \
+                              native_blocks(w, kind, n));                             \
         lane_to_key(best, bestp, w, kind);                                                    \
         return bi;                                                                            \
     }                                                                                         \
@@ -571,7 +576,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             argext_kernels_baseline.rows[OP][ARGEXT_##ENUM](p, count, ps, n, s, last, idx);   \
             return;                                                                           \
         }                                                                                     \
-        const int native = !ARGEXT_OP_SKIPS_NAN(OP) && native_blocks(w, kind, n);                                         \
+        const int native = native_blocks(w, kind, n);                                         \
         for (int64_t k = 0; k < count; k++) {                                                 \
             int64_t best;                                                                     \
             idx[k] = row_simd(p + k * ps, n, last, 1, &best, w, OP, kind,                     \
