@@ -61,7 +61,8 @@ def check(x, op, axis=None, keepdims=False):
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_shapes_and_axes(dtype, op, isa):
     rng = np.random.default_rng(7)
-    for shape in [(1,), (5,), (37,), (1000,), (4, 9), (9, 300), (300, 9), (3, 4, 5), (2, 3, 70, 2)]:
+    for shape in [(1,), (5,), (37,), (1000,), (4, 9), (9, 300), (300, 9), (3, 4, 5), (2, 3, 70, 2),
+                  (50, 8), (50, 16), (40, 32), (30, 64)]:  # dense short rows
         for ties in (False, True):
             # a low NaN fraction keeps most slices of short rows valid
             x = sample(rng, shape, dtype, nan_fraction=0.05, ties=ties)
