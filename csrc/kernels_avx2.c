@@ -99,8 +99,6 @@ typedef vec fmask;
 #define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
 #define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
 #define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
-#define v_feq(w, a, b) v_fcmp(w, a, b, _CMP_EQ_OQ)
-#define v_fbits(m) v_mask(m)
 VINLINE fmask v_for(fmask a, fmask b) { return _mm256_or_si256(a, b); }
 VINLINE int v_fany(fmask m) { return !_mm256_testz_si256(m, m); }
 /* m ? b : a, per lane. */
@@ -186,14 +184,6 @@ VINLINE vec v_hmax_within(int w, vec x, int bytes)
     if (w == 1 && bytes > 1)
         x = v_max(w, x, _mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)));
     return x;
-}
-
-/* The float extreme of x (no NaN), in every lane. */
-VINLINE vec v_fhmax(int w, int is_min, vec x)
-{
-    x = v_fext(w, is_min, x, _mm256_permute2x128_si256(x, x, 1));
-    x = v_fext(w, is_min, x, _mm256_shuffle_epi32(x, 0x4e));
-    return w == 4 ? v_fext(w, is_min, x, _mm256_shuffle_epi32(x, 0xb1)) : x;
 }
 
 /* Lane 0, sign-extended. */

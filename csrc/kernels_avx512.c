@@ -122,8 +122,6 @@ typedef uint32_t fmask;
 #define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
 #define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
 #define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
-#define v_feq(w, a, b) v_fcmp(w, a, b, _CMP_EQ_OQ)
-#define v_fbits(m) ((uint64_t)(m))
 VINLINE fmask v_for(fmask a, fmask b) { return a | b; }
 VINLINE int v_fany(fmask m) { return m != 0; }
 /* m ? b : a, per lane. */
@@ -210,15 +208,6 @@ VINLINE vec v_hmax_within(int w, vec x, int bytes)
     if (w == 1 && bytes > 1)
         x = v_max(w, x, _mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)));
     return x;
-}
-
-/* The float extreme of x (no NaN), in every lane. */
-VINLINE vec v_fhmax(int w, int is_min, vec x)
-{
-    x = v_fext(w, is_min, x, _mm512_shuffle_i64x2(x, x, 0x4e));
-    x = v_fext(w, is_min, x, _mm512_shuffle_i64x2(x, x, 0xb1));
-    x = v_fext(w, is_min, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
-    return w == 4 ? v_fext(w, is_min, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1)) : x;
 }
 
 /* Lane 0, sign-extended. */

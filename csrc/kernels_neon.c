@@ -131,8 +131,6 @@ VINLINE vec v_fext_num(int w, int is_min, vec x, vec y)
               : vreinterpretq_s8_u64(vc##op##q_f64(F64(a), F64(b))))
 #define v_fgt(w, a, b) v_fcmp(w, a, b, gt)
 #define v_fge(w, a, b) v_fcmp(w, a, b, ge)
-#define v_feq(w, a, b) v_fcmp(w, a, b, eq)
-#define v_fbits(m) v_mask(m)
 /* NaN in a or b: not both equal to themselves. */
 #define v_funord(w, a, b) v_xor(v_and(v_fcmp(w, a, a, eq), v_fcmp(w, b, b, eq)), v_set1(1, -1))
 VINLINE fmask v_for(fmask a, fmask b) { return vorrq_s8(a, b); }
@@ -219,14 +217,6 @@ VINLINE vec v_hmax_within(int w, vec x, int bytes)
     if (w == 1 && bytes > 1)
         x = v_max(w, x, vrev16q_s8(x));
     return x;
-}
-
-/* The float extreme of x (no NaN), in every lane. */
-VINLINE vec v_fhmax(int w, int is_min, vec x)
-{
-    if (w == 4)
-        return vreinterpretq_s8_f32(vdupq_n_f32(is_min ? vminvq_f32(F32(x)) : vmaxvq_f32(F32(x))));
-    return vreinterpretq_s8_f64(vdupq_n_f64(is_min ? vminvq_f64(F64(x)) : vmaxvq_f64(F64(x))));
 }
 
 /* Lane 0, sign-extended. */

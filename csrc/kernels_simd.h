@@ -369,42 +369,8 @@ VINLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int
  * of their vectors, then look for it. Returns how many rows it did (whole
  * vectors' worth); the caller does the rest.
  */
-/* One dense row of nv >= 2 vectors of float32/float64 (denormals not read as
-   zero) by float compares: its extreme, then the lanes equal to it (-0.0
-   equals +0.0, as their keys do). A NaN-skipping operator reads a NaN as
-   the infinity that never wins, as its key does; for the others a row with
-   a NaN returns -1 (the caller ranks it by keys). */
-VINLINE int64_t row_dense_floats(const char *q, int64_t nv, int last, int w, int op, int64_t inf)
-{
-    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
-    const vec loser = v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
-    const int64_t lb = LANE_BITS(w), vec_bits = (V_BYTES / w) * lb;
-    vec x[DENSE_ROW_MAX * 8 / V_BYTES];
-    for (int64_t v = 0; v < nv; v++)
-        x[v] = skips_nan ? v_fext_num(w, is_min, v_load(q + v * V_BYTES), loser) : v_load(q + v * V_BYTES);
-    vec e = x[0];
-    fmask nan = v_funord(w, x[0], x[1]);
-    for (int64_t v = 1; v < nv; v++) {
-        e = v_fext(w, is_min, e, x[v]);
-        if (v % 2 == 0 && v + 1 < nv)
-            nan = v_for(nan, v_funord(w, x[v], x[v + 1]));
-    }
-    if (!skips_nan && v_fany(nan))
-        return -1;
-    const vec m = v_fhmax(w, is_min, e);
-    uint64_t lo = 0, hi = 0;
-    for (int64_t v = 0; v < nv; v++) {
-        uint64_t b = v_fbits(v_feq(w, x[v], m));
-        if (v * vec_bits < 64)
-            lo |= b << (v * vec_bits);
-        else
-            hi |= b << (v * vec_bits - 64);
-    }
-    return (last ? (hi ? 64 + msb64(hi) : msb64(lo)) : (lo ? ctz64(lo) : 64 + ctz64(hi))) / lb;
-}
-
 VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, int64_t *idx, int w,
-                           int op, int kind, int64_t inf, int floats)
+                           int op, int kind, int64_t inf)
 {
     const int64_t row_bytes = n * w, lb = LANE_BITS(w);
     if (row_bytes <= V_BYTES) {
@@ -422,12 +388,8 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
         return k;
     }
     const int64_t nv = row_bytes / V_BYTES, lanes = V_BYTES / w, vec_bits = lanes * lb;
-    /* Float rows whose lane bits fit two words (nv odd is 1: not here). */
-    floats = floats && nv * vec_bits <= 128;
     for (int64_t k = 0; k < count; k++) {
         const char *q = p + k * row_bytes;
-        if (floats && (idx[k] = row_dense_floats(q, nv, last, w, op, inf)) >= 0)
-            continue;
         vec key[DENSE_ROW_MAX * 8 / V_BYTES];
         key[0] = v_keys(v_load(q), w, op, kind, inf);
         vec acc = key[0];
@@ -604,8 +566,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
         if (s == w && ps == n * w && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 &&    \
             !SIMD_SCALAR(ENUM, KT)) {                                                         \
             int64_t done = rows_dense(p, count, n, last, idx, w, OP, kind,                    \
-                                      float_inf[ARGEXT_##ENUM],                               \
-                                      kind == KIND_FLOAT && w >= 4 && !v_denormals_are_zero()); \
+                                      float_inf[ARGEXT_##ENUM]);                              \
             p += done * ps;                                                                   \
             idx += done;                                                                      \
             count -= done;                                                                    \

@@ -127,8 +127,6 @@ typedef vec fmask;
 #define v_fgt(w, a, b) v_fcmp(w, a, b, gt)
 #define v_fge(w, a, b) v_fcmp(w, a, b, ge)
 #define v_funord(w, a, b) v_fcmp(w, a, b, unord)
-#define v_feq(w, a, b) v_fcmp(w, a, b, eq)
-#define v_fbits(m) v_mask(m)
 VINLINE fmask v_for(fmask a, fmask b) { return _mm_or_si128(a, b); }
 VINLINE int v_fany(fmask m) { return _mm_movemask_epi8(m) != 0; }
 /* m ? b : a, per lane. */
@@ -250,13 +248,6 @@ VINLINE vec v_hmax_within(int w, vec x, int bytes)
     if (w == 1 && bytes > 1)
         x = v_max(w, x, _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8)));
     return x;
-}
-
-/* The float extreme of x (no NaN), in every lane. */
-VINLINE vec v_fhmax(int w, int is_min, vec x)
-{
-    x = v_fext(w, is_min, x, _mm_shuffle_epi32(x, 0x4e));
-    return w == 4 ? v_fext(w, is_min, x, _mm_shuffle_epi32(x, 0xb1)) : x;
 }
 
 /* Lane 0, sign-extended. */
