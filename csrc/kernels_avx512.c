@@ -111,10 +111,6 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
 /* Float-lane comparisons for the float row scan: lane masks; a comparison
    with NaN is false (ordered), except v_funord. */
 typedef uint32_t fmask;
-#define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
-/* The extreme of x and y (y not NaN), y where x is NaN: maxps/minps return
-   their second operand when either is NaN. */
-#define v_fext_num(w, is_min, x, y) v_fext(w, is_min, x, y)
 /* A macro: the predicate must reach the intrinsic as a constant. */
 #define v_fcmp(w, a, b, pred)                                                             \
     ((w) == 4 ? (fmask)_mm512_cmp_ps_mask(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), pred) \

@@ -12,6 +12,12 @@
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
  *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
  *   HAS_CMP64               1 if 64-bit lanes compare in one instruction
+ *   fmask, v_fgt, v_fge, v_funord, v_for, v_fany, v_fblend
+ *                           float-lane compares for the float row scans
+ *   FEXT_KEEPS_NAN, v_fext_num   optional (below): whether v_fext keeps NaN
+ *   HAS_FILTER_SCAN, FILTER_SCAN(w, kind), and with it v_or, v_filter,
+ *   v_filter_threshold, v_filter_any   row scans that test blocks against the
+ *                           best instead of keeping lane maxima (simd_sse.h)
  *   v_prefetch(p)           a hint to fetch the cache line at p
  *   v_denormals_are_zero()  nonzero when float compares read denormal inputs
  *                           as zero (MXCSR.DAZ, FPCR.FZ), so v_fext cannot
@@ -51,6 +57,15 @@ VINLINE int msb64(uint64_t x)
 #else
 #define ctz64(x) __builtin_ctzll(x)
 #define msb64(x) (63 - __builtin_clzll(x))
+#endif
+
+/* x86's maxps/minps (and their pd forms) return their second operand when
+   either is NaN: a NaN in the first is dropped, so the float scans test for
+   NaN themselves; v_fext_num (the extreme of x and a non-NaN y, y where x is
+   NaN) is v_fext. An ISA whose maximum keeps NaN (NEON) defines both. */
+#ifndef FEXT_KEEPS_NAN
+#define FEXT_KEEPS_NAN 0
+#define v_fext_num(w, is_min, x, y) v_fext(w, is_min, x, y)
 #endif
 
 /* Vectors per block of a contiguous row: the block's maximum is found

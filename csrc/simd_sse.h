@@ -116,10 +116,6 @@ VINLINE vec v_fext(int w, int is_min, vec a, vec b)
 /* Float-lane comparisons for the float row scan: masks as whole lanes of
    ones; a comparison with NaN is false (ordered), except v_funord. */
 typedef vec fmask;
-#define FEXT_KEEPS_NAN 0 /* maxps/minps drop a NaN in their first operand */
-/* The extreme of x and y (y not NaN), y where x is NaN: maxps/minps return
-   their second operand when either is NaN. */
-#define v_fext_num(w, is_min, x, y) v_fext(w, is_min, x, y)
 /* cmpgt, cmpge, cmpunord on float32 or float64 lanes (op: gt, ge, unord). */
 #define v_fcmp(w, a, b, op)                                                                   \
     ((w) == 4 ? _mm_castps_si128(_mm_cmp##op##_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))) \
