@@ -376,36 +376,15 @@ VINLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int
 /* Most elements of a row the dense short-row kernel takes. */
 #define DENSE_ROW_MAX 64
 
-/*
- * Rows of n elements back to back, n a power of two from 2 to DENSE_ROW_MAX.
- * Rows no wider than a vector go V_BYTES / (n * w) to a vector: the maximum
- * of each row's lanes (v_hmax_within over its bytes) is compared back, and
- * each row's bits of the result name its index. Wider rows take the maximum
- * of their vectors, then look for it. Returns how many rows it did (whole
- * vectors' worth); the caller does the rest.
- */
-VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, int64_t *idx, int w,
-                           int op, int kind, int64_t inf)
+/* Dense rows of nv vectors each (a constant where it is called, so that
+   the loops over the vectors unroll and the keys stay in registers). */
+VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last, int64_t *idx, int w,
+                             int op, int kind, int64_t inf)
 {
-    const int64_t row_bytes = n * w, lb = LANE_BITS(w);
-    if (row_bytes <= V_BYTES) {
-        const int64_t per_vec = V_BYTES / row_bytes;
-        const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
-        int64_t k = 0;
-        for (; k + per_vec <= count; k += per_vec) {
-            vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
-            uint64_t e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
-            for (int64_t r = 0; r < per_vec; r++) {
-                uint64_t b = (e >> (r * n * lb)) & row_bits;
-                idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
-            }
-        }
-        return k;
-    }
-    const int64_t nv = row_bytes / V_BYTES, lanes = V_BYTES / w, vec_bits = lanes * lb;
+    const int64_t row_bytes = nv * V_BYTES, lb = LANE_BITS(w), lanes = V_BYTES / w, vec_bits = lanes * lb;
     for (int64_t k = 0; k < count; k++) {
         const char *q = p + k * row_bytes;
-        vec key[DENSE_ROW_MAX * 8 / V_BYTES];
+        vec key[DENSE_ROW_MAX * 8 / V_BYTES] = {v_set1(1, 0)}; /* set in full: no maybe-uninitialized */
         key[0] = v_keys(v_load(q), w, op, kind, inf);
         vec acc = key[0];
         for (int64_t v = 1; v < nv; v++) {
@@ -441,6 +420,40 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
                 break;
             }
         }
+    }
+}
+
+/*
+ * Rows of n elements back to back, n a power of two from 2 to DENSE_ROW_MAX.
+ * Rows no wider than a vector go V_BYTES / (n * w) to a vector: the maximum
+ * of each row's lanes (v_hmax_within over its bytes) is compared back, and
+ * each row's bits of the result name its index. Wider rows take the maximum
+ * of their vectors, then look for it. Returns how many rows it did (whole
+ * vectors' worth); the caller does the rest.
+ */
+VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, int64_t *idx, int w,
+                           int op, int kind, int64_t inf)
+{
+    const int64_t row_bytes = n * w, lb = LANE_BITS(w);
+    if (row_bytes <= V_BYTES) {
+        const int64_t per_vec = V_BYTES / row_bytes;
+        const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
+        int64_t k = 0;
+        for (; k + per_vec <= count; k += per_vec) {
+            vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
+            uint64_t e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
+            for (int64_t r = 0; r < per_vec; r++) {
+                uint64_t b = (e >> (r * n * lb)) & row_bits;
+                idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
+            }
+        }
+        return k;
+    }
+    switch (row_bytes / V_BYTES) { /* rows of 16 float32/float64 and the like unroll */
+    case 2: rows_dense_wide(p, count, 2, last, idx, w, op, kind, inf); break;
+    case 4: rows_dense_wide(p, count, 4, last, idx, w, op, kind, inf); break;
+    case 8: rows_dense_wide(p, count, 8, last, idx, w, op, kind, inf); break;
+    default: rows_dense_wide(p, count, row_bytes / V_BYTES, last, idx, w, op, kind, inf); break;
     }
     return count;
 }
