@@ -23,7 +23,8 @@
  * allocated and freed by each call). argext_hardmax and
  * argext_hardmax_onto_zeros also allocate one int64 index per output row
  * (malloc, freed before they return). Input is read in place: byte-swapped
- * input is swapped block by block into that scratch, never copied whole.
+ * input is swapped as it is loaded, or block by block into that scratch,
+ * never copied whole.
  */
 #ifndef ARGEXT_H
 #define ARGEXT_H

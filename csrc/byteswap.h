@@ -1,6 +1,7 @@
 /*
  * byteswap.h - the swap kernel: input of the opposite byte order into native
- * order, a bounded block at a time, for the engine's scratch (reduce.c).
+ * order, a bounded block at a time, for the engine's scratch (reduce.c);
+ * and the byte-swapped row kernel of the layouts no kernel reads in place.
  *
  * Every kernel file includes it inside its ISA target, so the compiler
  * vectorises the same loop for each level (SSE2 shifts, a byte shuffle from
@@ -57,5 +58,26 @@ static void swap_block(unsigned char *dst, const char *src, int64_t rows, int64_
 
 #undef SWAP_ROWS
 #undef SWAP_ELEMENT
+
+/* Bytes of a row swapped at a time onto the stack by row_swapped_blocks. */
+#define SWAP_ROW_BLOCK 2048
+
+/* A row of the opposite byte order (n elements of w >= 2 bytes, byte stride
+   s) through the native-order row kernel `row`, a block at a time. */
+static int64_t row_swapped_blocks(argext_row_kernel row, const char *p, int64_t n, int64_t s,
+                                  int w, int last, int init, void *bestp)
+{
+    unsigned char buf[SWAP_ROW_BLOCK];
+    int64_t best = -1, chunk = SWAP_ROW_BLOCK / w;
+    for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+        int64_t m = n - i0 < chunk ? n - i0 : chunk;
+        swap_block(buf, p + i0 * s, 1, 0, m, s, w, m * s);
+        int64_t i = row((const char *)buf, m, w, last, init, bestp);
+        if (i >= 0)
+            best = i0 + i;
+        init = 0;
+    }
+    return best;
+}
 
 #endif /* ARGEXT_BYTESWAP_H */

@@ -51,6 +51,14 @@ typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int
 typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
                                    int64_t n, int64_t s, int itemsize, int64_t ahead);
 
+/* The low 8 bytes of a byte shuffle's control (x86 pshufb) that reverses
+   each w-byte element; the high 8 are these plus 8 in every byte. */
+#define ARGEXT_BSWAP_SHUFFLE_LO(w)                     \
+    ((w) == 2   ? INT64_C(0x0607040502030001)          \
+     : (w) == 4 ? INT64_C(0x0405060700010203)          \
+                : INT64_C(0x0001020304050607))
+#define ARGEXT_BSWAP_SHUFFLE_HI(w) (ARGEXT_BSWAP_SHUFFLE_LO(w) + INT64_C(0x0808080808080808))
+
 /* Vector helpers of the per-ISA files: always inlined into the kernels. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #define VINLINE static __forceinline
@@ -68,6 +76,8 @@ enum { ARGEXT_OP_MAX = 0, ARGEXT_OP_MIN = 1, ARGEXT_OP_NANMAX = 2, ARGEXT_OP_NAN
 
 typedef struct argext_kernel_table {
     argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* The row kernel for input of the opposite byte order (itemsize > 1). */
+    argext_row_kernel row_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;

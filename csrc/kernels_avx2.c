@@ -21,6 +21,12 @@ typedef __m256i vec;
 
 VINLINE vec v_load(const char *p) { return _mm256_loadu_si256((const __m256i *)p); }
 VINLINE void v_store(char *p, vec v) { _mm256_storeu_si256((__m256i *)p, v); }
+/* Each w-byte element's bytes reversed (byte-swapped input, w >= 2). */
+VINLINE vec v_bswap(int w, vec x)
+{
+    int64_t lo = ARGEXT_BSWAP_SHUFFLE_LO(w), hi = ARGEXT_BSWAP_SHUFFLE_HI(w);
+    return _mm256_shuffle_epi8(x, _mm256_set_epi64x(hi, lo, hi, lo));
+}
 VINLINE vec v_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }
 VINLINE vec v_and(vec a, vec b) { return _mm256_and_si256(a, b); }
 

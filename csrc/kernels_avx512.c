@@ -22,6 +22,12 @@ typedef __m512i vec;
 
 VINLINE vec v_load(const char *p) { return _mm512_loadu_si512((const void *)p); }
 VINLINE void v_store(char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
+/* Each w-byte element's bytes reversed (byte-swapped input, w >= 2). */
+VINLINE vec v_bswap(int w, vec x)
+{
+    int64_t lo = ARGEXT_BSWAP_SHUFFLE_LO(w), hi = ARGEXT_BSWAP_SHUFFLE_HI(w);
+    return _mm512_shuffle_epi8(x, _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo));
+}
 VINLINE vec v_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }
 VINLINE vec v_and(vec a, vec b) { return _mm512_and_si512(a, b); }
 

@@ -126,6 +126,23 @@
             idx[k] = ROW(p + k * ps, n, s, last, 1, &best);                                \
     }
 
+/* The swap kernel's prefetch, where the compiler has one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define v_prefetch(p) __builtin_prefetch(p)
+#else
+#define v_prefetch(p) ((void)(p))
+#endif
+#include "byteswap.h"
+
+/* Byte-swapped rows are swapped onto the stack a block at a time. */
+#define DEFINE_ROW_SWAPPED(FN, ROW, ET)                                                    \
+    static int64_t FN(const char *p, int64_t n, int64_t s, int last, int init, void *bestp) \
+    {                                                                                      \
+        if (sizeof(ET) == 1) /* one byte: nothing to swap */                               \
+            return ROW(p, n, s, last, init, bestp);                                        \
+        return row_swapped_blocks(ROW, p, n, s, (int)sizeof(ET), last, init, bestp);       \
+    }
+
 #define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX)                                \
     DEFINE_ROW(row_max_##NAME, ET, KT, KMAX, argext_keymax_##NAME)            \
     DEFINE_ROW(row_min_##NAME, ET, KT, KMAX, argext_keymin_##NAME)            \
@@ -138,7 +155,11 @@
     DEFINE_COLS(cols_nanmax_##NAME, ET, KT, argext_keynanmax_##NAME)          \
     DEFINE_COLS(cols_nanmin_##NAME, ET, KT, argext_keynanmin_##NAME)          \
     DEFINE_ROWS(rows_nanmax_##NAME, row_nanmax_##NAME, KT)                    \
-    DEFINE_ROWS(rows_nanmin_##NAME, row_nanmin_##NAME, KT)
+    DEFINE_ROWS(rows_nanmin_##NAME, row_nanmin_##NAME, KT)                    \
+    DEFINE_ROW_SWAPPED(row_swapped_max_##NAME, row_max_##NAME, ET)            \
+    DEFINE_ROW_SWAPPED(row_swapped_min_##NAME, row_min_##NAME, ET)            \
+    DEFINE_ROW_SWAPPED(row_swapped_nanmax_##NAME, row_nanmax_##NAME, ET)      \
+    DEFINE_ROW_SWAPPED(row_swapped_nanmin_##NAME, row_nanmin_##NAME, ET)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
 #define ENTRY(ENUM, NAME, SHAPE, OP) [ARGEXT_##ENUM] = SHAPE##_##OP##_##NAME,
@@ -146,6 +167,10 @@ ARGEXT_DTYPES(DEFINE_DTYPE)
 #define ROW_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, min)
 #define ROW_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmax)
 #define ROW_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmin)
+#define ROW_SWAPPED_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, max)
+#define ROW_SWAPPED_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, min)
+#define ROW_SWAPPED_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, nanmax)
+#define ROW_SWAPPED_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, nanmin)
 #define COLS_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, max)
 #define COLS_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, min)
 #define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, nanmax)
@@ -158,16 +183,9 @@ ARGEXT_DTYPES(DEFINE_DTYPE)
     {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
      {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
-/* The swap kernel's prefetch, where the compiler has one. */
-#if defined(__GNUC__) || defined(__clang__)
-#define v_prefetch(p) __builtin_prefetch(p)
-#else
-#define v_prefetch(p) ((void)(p))
-#endif
-#include "byteswap.h"
-
 const argext_kernel_table argext_kernels_baseline = {
     .row = OPS_OF(ROW),
+    .row_swapped = OPS_OF(ROW_SWAPPED),
     .cols = OPS_OF(COLS),
     .rows = OPS_OF(ROWS),
     .swap = swap_block,

@@ -34,6 +34,15 @@ typedef int8x16_t vec;
 
 VINLINE vec v_load(const char *p) { return vld1q_s8((const int8_t *)p); }
 VINLINE void v_store(char *p, vec v) { vst1q_s8((int8_t *)p, v); }
+/* Each w-byte element's bytes reversed (byte-swapped input, w >= 2). */
+VINLINE vec v_bswap(int w, vec x)
+{
+    switch (w) {
+    case 2: return vrev16q_s8(x);
+    case 4: return vrev32q_s8(x);
+    default: return vrev64q_s8(x);
+    }
+}
 VINLINE vec v_xor(vec a, vec b) { return veorq_s8(a, b); }
 VINLINE vec v_and(vec a, vec b) { return vandq_s8(a, b); }
 

@@ -5,7 +5,7 @@
  *
  *   vec, V_BYTES            the integer vector type and its size in bytes
  *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
- *   v_load, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max, v_fext,
+ *   v_load, v_bswap, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max, v_fext,
  *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax_within, v_lane0   (see kernels_avx2.c)
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
@@ -127,14 +127,18 @@ VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
     memcpy(key, &u, (size_t)w);
 }
 
+/* The vector at q in native order: a row scan reads input of the opposite
+   byte order (sw) in place, swapping each vector as it loads it. */
+VINLINE vec v_load_row(const char *q, int w, int sw) { return sw ? v_bswap(w, v_load(q)) : v_load(q); }
+
 /* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
-VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf)
+VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int sw)
 {
     vec a[4];
     for (int k = 0; k < 4; k++)
-        a[k] = v_keys(v_load(q + k * V_BYTES), w, op, kind, inf);
+        a[k] = v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf);
     for (int k = 4; k < BLOCK_VECS; k++)
-        a[k % 4] = v_max(w, a[k % 4], v_keys(v_load(q + k * V_BYTES), w, op, kind, inf));
+        a[k % 4] = v_max(w, a[k % 4], v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf));
     return v_max(w, v_max(w, a[0], a[1]), v_max(w, a[2], a[3]));
 }
 
@@ -151,7 +155,7 @@ typedef struct {
  * occurrence of the key maximum: NaN, or the integer extreme).
  */
 VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, vec acc,
-                            int last, int w, int op, int kind, int64_t inf)
+                            int last, int w, int op, int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / w;
     int64_t m;
@@ -165,13 +169,13 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
     int64_t j = -1;
     if (last) {
         for (int64_t k = nv - 1; k >= 0 && j < 0; k--) {
-            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            uint64_t e = v_eq(w, v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf), mv);
             if (e)
                 j = k * lanes + msb64(e) / LANE_BITS(w);
         }
     } else {
         for (int64_t k = 0; k < nv && j < 0; k++) {
-            uint64_t e = v_eq(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), mv);
+            uint64_t e = v_eq(w, v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf), mv);
             if (e)
                 j = k * lanes + ctz64(e) / LANE_BITS(w);
         }
@@ -208,12 +212,12 @@ VINLINE int native_blocks(int w, int kind, int64_t n)
 /* A chunk of nb blocks at q0 in keys: per lane, the key maximum (*maxv) and
    the first (last) block reaching it (*bidx). */
 VINLINE void chunk_keys(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int w,
-                        int op, int kind, int64_t inf)
+                        int op, int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / w) * BLOCK_VECS;
-    vec m = block_max(q0, w, op, kind, inf), bi = v_set1(w, 0);
+    vec m = block_max(q0, w, op, kind, inf, sw), bi = v_set1(w, 0);
     for (int64_t b = 1; b < nb; b++) {
-        vec acc = block_max(q0 + b * block * w, w, op, kind, inf), cur = v_set1(w, b);
+        vec acc = block_max(q0 + b * block * w, w, op, kind, inf, sw), cur = v_set1(w, b);
         bi = last ? v_sel_gt(w, m, acc, cur, bi) : v_sel_gt(w, acc, m, bi, cur);
         m = v_max(w, m, acc);
     }
@@ -228,7 +232,7 @@ VINLINE void chunk_keys(const char *q0, int64_t nb, int last, vec *maxv, vec *bi
    NaN-skipping operators read a NaN as the infinity that never wins (their
    key, dtypes.h), so their chunks need no NaN test. */
 VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int w,
-                         int op, int kind, int64_t inf)
+                         int op, int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / w) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
@@ -239,8 +243,8 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
     fmask nan = v_fgt(w, ext, ext); /* none */
 #define LOAD_FLOATS(x, at)                                                                 \
     for (int j = 0; j < 4; j++)                                                            \
-        x[j] = skips_nan ? v_fext_num(w, is_min, v_load(at + j * V_BYTES), loser)          \
-                         : v_load(at + j * V_BYTES);                                       \
+        x[j] = skips_nan ? v_fext_num(w, is_min, v_load_row(at + j * V_BYTES, w, sw), loser) \
+                         : v_load_row(at + j * V_BYTES, w, sw);                            \
     if (!skips_nan && !FEXT_KEEPS_NAN)                                                     \
         nan = v_for(nan, v_for(v_funord(w, x[0], x[1]), v_funord(w, x[2], x[3])));
     for (int64_t b = 0; b < nb; b++) {
@@ -277,17 +281,17 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
 #if HAS_FILTER_SCAN
 /* Whether the block at q may hold a key above the best (last: not below),
    thr being v_filter_threshold's for that best. */
-VINLINE int filter_block(const char *q, vec thr, int w, int op, int kind, int64_t inf)
+VINLINE int filter_block(const char *q, vec thr, int w, int op, int kind, int64_t inf, int sw)
 {
-    vec any = v_filter(w, v_keys(v_load(q), w, op, kind, inf), thr);
+    vec any = v_filter(w, v_keys(v_load_row(q, w, sw), w, op, kind, inf), thr);
     for (int k = 1; k < BLOCK_VECS; k++)
-        any = v_or(any, v_filter(w, v_keys(v_load(q + k * V_BYTES), w, op, kind, inf), thr));
+        any = v_or(any, v_filter(w, v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf), thr));
     return v_filter_any(w, any);
 }
 #endif
 
 VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
-                               int w, int op, int kind, int64_t inf, int native)
+                               int w, int op, int kind, int64_t inf, int native, int sw)
 {
     const int64_t lanes = V_BYTES / w, block = lanes * BLOCK_VECS;
     row_state st = {init ? SMIN(w) : *bestp, -1, v_set1(w, init ? SMIN(w) : *bestp), init};
@@ -300,7 +304,7 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
     if (FILTER_SCAN(w, kind) && !st.force)
         filtered = v_filter_threshold(w, st.best, last, &thr);
 #endif
-#define KEYS_AT(q, k) v_keys(v_load((q) + (k) * V_BYTES), w, op, kind, inf)
+#define KEYS_AT(q, k) v_keys(v_load_row((q) + (k) * V_BYTES, w, sw), w, op, kind, inf)
     while (i + block <= n) {
         const char *q0 = p + i * w;
 #if HAS_FILTER_SCAN
@@ -309,9 +313,9 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
                 thr_best = st.best;
                 filtered = v_filter_threshold(w, st.best, last, &thr);
             }
-            if ((st.force || !filtered || filter_block(q0, thr, w, op, kind, inf)) &&
-                row_block(&st, q0, i, BLOCK_VECS, block_max(q0, w, op, kind, inf), last, w, op,
-                          kind, inf))
+            if ((st.force || !filtered || filter_block(q0, thr, w, op, kind, inf, sw)) &&
+                row_block(&st, q0, i, BLOCK_VECS, block_max(q0, w, op, kind, inf, sw), last, w,
+                          op, kind, inf, sw))
                 goto done;
             i += block;
             continue;
@@ -319,8 +323,8 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
 #endif
         int64_t nb = (n - i) / block < CHUNK_BLOCKS ? (n - i) / block : CHUNK_BLOCKS;
         vec maxv, bidx;
-        if (!native || !chunk_floats(q0, nb, last, &maxv, &bidx, w, op, kind, inf))
-            chunk_keys(q0, nb, last, &maxv, &bidx, w, op, kind, inf);
+        if (!native || !chunk_floats(q0, nb, last, &maxv, &bidx, w, op, kind, inf, sw))
+            chunk_keys(q0, nb, last, &maxv, &bidx, w, op, kind, inf, sw);
         int64_t m = v_lane0(w, v_hmax(w, maxv));
         if (st.force || m > st.best || (last && m == st.best)) {
             vec mv = v_set1(w, m);
@@ -331,7 +335,7 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
                                                                    v_set1(w, SMIN(w)))));
             st.force = 1; /* the block holds m: find it there */
             if (row_block(&st, q0 + found * block * w, i + found * block, BLOCK_VECS, mv, last,
-                          w, op, kind, inf))
+                          w, op, kind, inf, sw))
                 goto done;
         }
         i += nb * block;
@@ -342,13 +346,13 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
         vec acc = KEYS_AT(q, 0);
         for (int64_t k = 1; k < nv; k++)
             acc = v_max(w, acc, KEYS_AT(q, k));
-        if (row_block(&st, q, i, nv, acc, last, w, op, kind, inf))
+        if (row_block(&st, q, i, nv, acc, last, w, op, kind, inf, sw))
             goto done;
         i += nv * lanes;
     }
     if (i < n) {
         const char *q = p + (n - lanes) * w;
-        row_block(&st, q, n - lanes, 1, KEYS_AT(q, 0), last, w, op, kind, inf);
+        row_block(&st, q, n - lanes, 1, KEYS_AT(q, 0), last, w, op, kind, inf, sw);
     }
 #undef KEYS_AT
 done:
@@ -554,6 +558,8 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
 #define SHORT_ROWS(ENUM, OP)
 #endif
 
+#include "byteswap.h"
+
 static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     [ARGEXT_FLOAT16] = ARGEXT_FLOAT16_INF,
     [ARGEXT_BFLOAT16] = ARGEXT_BFLOAT16_INF,
@@ -570,7 +576,21 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             return argext_kernels_baseline.row[OP][ARGEXT_##ENUM](p, n, s, last, init, bestp); \
         int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
         int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
-                              native_blocks(w, kind, n));                             \
+                              native_blocks(w, kind, n), 0);                                  \
+        lane_to_key(best, bestp, w, kind);                                                    \
+        return bi;                                                                            \
+    }                                                                                         \
+    static int64_t row_swapped_##op##_##NAME(const char *p, int64_t n, int64_t s, int last,   \
+                                             int init, void *bestp)                           \
+    {                                                                                         \
+        const int w = (int)sizeof(KT), kind = SIMD_KIND(ENUM, KT);                            \
+        if (w == 1) /* one byte: nothing to swap */                                           \
+            return row_##op##_##NAME(p, n, s, last, init, bestp);                             \
+        if (SIMD_SCALAR_ROW(ENUM, KT, n) || s != w || n < V_BYTES / w)                        \
+            return row_swapped_blocks(row_##op##_##NAME, p, n, s, w, last, init, bestp);      \
+        int64_t best = init ? 0 : key_to_lane(bestp, w, kind);                                \
+        int64_t bi = row_simd(p, n, last, init, &best, w, OP, kind, float_inf[ARGEXT_##ENUM], \
+                              native_blocks(w, kind, n), 1);                                  \
         lane_to_key(best, bestp, w, kind);                                                    \
         return bi;                                                                            \
     }                                                                                         \
@@ -608,7 +628,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
         for (int64_t k = 0; k < count; k++) {                                                 \
             int64_t best;                                                                     \
             idx[k] = row_simd(p + k * ps, n, last, 1, &best, w, OP, kind,                     \
-                              float_inf[ARGEXT_##ENUM], native);                              \
+                              float_inf[ARGEXT_##ENUM], native, 0);                           \
         }                                                                                     \
     }
 
@@ -624,6 +644,10 @@ ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
 #define ROW_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, min)
 #define ROW_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, nanmax)
 #define ROW_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row, nanmin)
+#define ROW_SWAPPED_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row_swapped, max)
+#define ROW_SWAPPED_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row_swapped, min)
+#define ROW_SWAPPED_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row_swapped, nanmax)
+#define ROW_SWAPPED_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, row_swapped, nanmin)
 #define COLS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, max)
 #define COLS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, min)
 #define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, nanmax)
@@ -636,10 +660,9 @@ ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
     {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
      {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
-#include "byteswap.h"
-
 const argext_kernel_table ISA_TABLE = {
     .row = OPS_OF(ROW),
+    .row_swapped = OPS_OF(ROW_SWAPPED),
     .cols = OPS_OF(COLS),
     .rows = OPS_OF(ROWS),
     .swap = swap_block,

@@ -7,7 +7,7 @@
 #include "dtypes.h"
 #include "reduce.h"
 
-/* Bytes of byte-swapped input a row scan converts per kernel call: they
+/* Bytes of byte-swapped short rows swapped per many-rows kernel call: they
    stay in L1 between the swap and the kernel. */
 #define SWAP_ROW_BYTES 16384
 
@@ -165,7 +165,8 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
                 p->inner.b == (int64_t)sizeof(int64_t) && p->flat0 == 0 && p->axis.b == 1;
 
     const argext_kernel_table *kt = argext_active_kernels();
-    p->row = kt->row[r->op][p->dtype];
+    /* byte-swapped rows: a row kernel that swaps as it reads */
+    p->row = (p->swapped ? kt->row_swapped : kt->row)[r->op][p->dtype];
     p->cols = kt->cols[r->op][p->dtype];
     p->rows = kt->rows[r->op][p->dtype];
     p->swap = kt->swap;
@@ -175,37 +176,17 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* The row kernel over n elements of the axis at q; byte-swapped input goes
-   through the scratch a block at a time. */
-static int64_t fold_run(const argext_plan *p, const char *q, int64_t n, int init, void *key,
-                        argext_arena *s)
-{
-    if (!p->swapped)
-        return p->row(q, n, p->axis.a, p->last, init, key);
-    int64_t best = -1, chunk = SWAP_ROW_BYTES / (int64_t)p->itemsize;
-    for (int64_t i0 = 0; i0 < n; i0 += chunk) {
-        int64_t m = min64(chunk, n - i0);
-        p->swap(s->swap, q + i0 * p->axis.a, 1, 0, m, p->axis.a, (int)p->itemsize,
-                m * p->axis.a);
-        int64_t i = p->row((const char *)s->swap, m, (int64_t)p->itemsize, p->last, init, key);
-        if (i >= 0)
-            best = i0 + i;
-        init = 0;
-    }
-    return best;
-}
-
 /* Elements [e0, e1) of the row at q, numbered row-major over the reduced
    dimensions; returns the flat index of the new best, or -1. */
 static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t e1, int init,
-                        void *key, argext_arena *s)
+                        void *key)
 {
     int64_t best = -1, an = p->axis.n, i0 = e0 % an;
     argext_iter al;
     argext_iter_seek(&al, p->nr, p->along, e0 / an);
     while (e0 < e1) {
         int64_t i1 = min64(an, i0 + (e1 - e0));
-        int64_t i = fold_run(p, q + al.a + i0 * p->axis.a, i1 - i0, init, key, s);
+        int64_t i = p->row(q + al.a + i0 * p->axis.a, i1 - i0, p->axis.a, p->last, init, key);
         if (i >= 0)
             best = al.b + (i0 + i) * p->axis.b;
         init = 0;
@@ -288,7 +269,7 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
             count *= p->along[d].n;
         for (int64_t j = j0; j < j1; j++) {
             int64_t key;
-            int64_t best = fold_row(p, pin + j * inner->a, 0, count, 1, &key, s);
+            int64_t best = fold_row(p, pin + j * inner->a, 0, count, 1, &key);
             argext_store_index(pout + j * inner->b, p->out_dtype, p->flat0 + best);
         }
     }
@@ -312,12 +293,12 @@ void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_arena 
 }
 
 int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,
-                             void *key, argext_arena *s)
+                             void *key)
 {
     argext_iter outer;
     argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
     const char *q = p->in + outer.a + (k % p->inner.n) * p->inner.a;
-    return fold_row(p, q, e0, e1, init, key, s);
+    return fold_row(p, q, e0, e1, init, key);
 }
 
 void argext_plan_store(const argext_plan *p, int64_t k, int64_t index)

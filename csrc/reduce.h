@@ -7,8 +7,9 @@
  * input stride), reduced dimensions become the axis, coalesced where memory
  * allows and otherwise iterated in place. Strides are bytes and may be
  * negative or zero; nothing is copied or transposed. Byte-swapped input is
- * swapped a bounded block at a time into per-thread scratch, then folded by
- * the same kernels (their init == 0 continuation).
+ * read in place: rows by row kernels that swap each vector as they load it,
+ * columns and batches of short rows swapped a bounded block at a time into
+ * per-thread scratch, then folded by the same kernels.
  *
  * The work is a plan (argext_plan_build) run over ranges of kept positions
  * (argext_plan_run): a thread pool may hand out [k0, k1) ranges, or split
@@ -123,7 +124,7 @@ void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_arena 
    flat index (without plan->flat0) of the element that became the best, or
    -1 if none beat the incoming key. */
 int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,
-                             void *key, argext_arena *scratch);
+                             void *key);
 
 /* Writes index (as returned by argext_plan_row_part) as position k's output. */
 void argext_plan_store(const argext_plan *p, int64_t k, int64_t index);

@@ -14,6 +14,21 @@ typedef __m128i vec;
 
 VINLINE vec v_load(const char *p) { return _mm_loadu_si128((const __m128i *)p); }
 VINLINE void v_store(char *p, vec v) { _mm_storeu_si128((__m128i *)p, v); }
+/* Each w-byte element's bytes reversed (byte-swapped input, w >= 2): SSSE3's
+   byte shuffle, or in SSE2 the element's 16-bit words reversed, then each
+   word's two bytes. */
+VINLINE vec v_bswap(int w, vec x)
+{
+#if SSE42
+    return _mm_shuffle_epi8(x, _mm_set_epi64x(ARGEXT_BSWAP_SHUFFLE_HI(w), ARGEXT_BSWAP_SHUFFLE_LO(w)));
+#else
+    if (w == 4)
+        x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xb1), 0xb1);
+    else if (w == 8)
+        x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0x1b), 0x1b);
+    return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+#endif
+}
 VINLINE vec v_xor(vec a, vec b) { return _mm_xor_si128(a, b); }
 VINLINE vec v_and(vec a, vec b) { return _mm_and_si128(a, b); }
 

@@ -51,7 +51,7 @@ static void run_part(const split *sp, int64_t t, argext_arena *s)
     int64_t k = t / sp->pieces, c = t % sp->pieces;
     sp->best[t].flat = argext_plan_row_part(p, k, argext_part_start(sp->count, sp->pieces, c),
                                             argext_part_start(sp->count, sp->pieces, c + 1), 1,
-                                            &sp->best[t].key, s);
+                                            &sp->best[t].key);
 }
 
 /* A part on a thread without scratch (out of memory) is left to the caller. */

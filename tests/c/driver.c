@@ -1159,8 +1159,8 @@ static void test_plan_parts(void)
         memset(out, 0xff, sizeof out);
         for (int64_t j = 0; j < a->plan.positions; j++) {
             int64_t m = rnd_in(1, shape[1] - 1), ka, kb;
-            int64_t ia = argext_plan_row_part(&a->plan, j, 0, m, 1, &ka, a);
-            int64_t ib = argext_plan_row_part(&a->plan, j, m, shape[1], 1, &kb, a);
+            int64_t ia = argext_plan_row_part(&a->plan, j, 0, m, 1, &ka);
+            int64_t ib = argext_plan_row_part(&a->plan, j, m, shape[1], 1, &kb);
             argext_plan_store(&a->plan, j, argext_plan_better(&a->plan, &kb, ib, &ka, ia) ? ib : ia);
         }
         CHECK(memcmp(out, expected, sizeof(int64_t) * (size_t)shape[0]) == 0, "row parts merged");
