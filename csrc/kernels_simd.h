@@ -305,6 +305,15 @@ VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *
         filtered = v_filter_threshold(w, st.best, last, &thr);
 #endif
 #define KEYS_AT(q, k) v_keys(v_load_row((q) + (k) * V_BYTES, w, sw), w, op, kind, inf)
+    /* A load across two cache lines costs two: a long row not on a vector
+       boundary takes its first vector alone, then goes on from the first
+       boundary (re-reading a few elements, as the last vector does). */
+    const int64_t misaligned = (int64_t)((uintptr_t)p % V_BYTES);
+    if (misaligned && misaligned % w == 0 && n >= 2 * block) {
+        if (row_block(&st, p, 0, 1, KEYS_AT(p, 0), last, w, op, kind, inf, sw))
+            goto done;
+        i = (V_BYTES - misaligned) / w;
+    }
     while (i + block <= n) {
         const char *q0 = p + i * w;
 #if HAS_FILTER_SCAN

@@ -93,6 +93,31 @@ def test_long_rows(isa, dtype):
     check_all(sample(rng, dtype, (3, n), spread=3), 1)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_rows_at_every_alignment(isa, dtype):
+    """Rows starting at every element offset from a 64-byte boundary, in both
+    byte orders: a long row takes its first vector alone, then goes on from
+    the first vector boundary, so winners, ties and NaN sit in that first
+    vector, in the elements read twice and just after them."""
+    rng = np.random.default_rng(9)
+    orders = [dtype] if dtype == BFLOAT16 else [dtype, dtype.newbyteorder()]  # no '>bfloat16'
+    for n in (255, 256, 257, 1100, 5000):
+        for offset in range(0, 64, dtype.itemsize):
+            for order in orders:
+                buf = np.zeros(n * dtype.itemsize + 128, np.uint8)
+                start = (-buf.ctypes.data) % 64 + offset
+                x = buf[start:start + n * dtype.itemsize].view(order)
+                x[:] = sample(rng, dtype, (n,), spread=2)
+                spot = (offset * 7 + n) % 70
+                x[spot] = 9
+                x[(spot + 1 + offset) % 70] = 9  # a tie near the first vector
+                check_all(x, 0)
+                if is_float(dtype):
+                    x[(spot + 3) % 70] = np.nan
+                    x[n - 1 - spot] = np.nan
+                    check_all(x, 0)
+
+
 @pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if is_float(d)], ids=_dtype_id)
 def test_nan_and_signed_zero_at_block_edges(isa, dtype):
     rng = np.random.default_rng(2)
