@@ -34,6 +34,15 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
                                    void *best, int64_t *idx);
 
 /*
+ * The column kernel for input of the opposite byte order, read in place:
+ * returns 1 when done, or 0, having touched nothing, for a layout it does
+ * not read in place (the caller then swaps blocks into scratch).
+ */
+typedef int (*argext_cols_swapped_kernel)(const char *p, int64_t rows, int64_t rs, int64_t w,
+                                          int64_t bn, int64_t cs, int64_t f0, int last, int init,
+                                          void *best, int64_t *idx);
+
+/*
  * Many-rows kernel: `count` independent whole rows (row k starts at
  * p + k * ps; n >= 1 elements, byte stride s). Writes each row's best index
  * to idx[k]. It is the row kernel with init == 1 per row, batched so that
@@ -79,6 +88,7 @@ typedef struct argext_kernel_table {
     /* The row kernel for input of the opposite byte order (itemsize > 1). */
     argext_row_kernel row_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;
 } argext_kernel_table;

@@ -183,10 +183,22 @@ ARGEXT_DTYPES(DEFINE_DTYPE)
     {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
      {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
 
+/* No column kernel reads byte-swapped input in place here. */
+static int cols_swapped_none(const char *p, int64_t rows, int64_t rs, int64_t w, int64_t bn,
+                             int64_t cs, int64_t f0, int last, int init, void *best, int64_t *idx)
+{
+    (void)p, (void)rows, (void)rs, (void)w, (void)bn, (void)cs, (void)f0, (void)last, (void)init;
+    (void)best, (void)idx;
+    return 0;
+}
+#define COLS_SWAPPED_NONE(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_swapped_none,
+
 const argext_kernel_table argext_kernels_baseline = {
     .row = OPS_OF(ROW),
     .row_swapped = OPS_OF(ROW_SWAPPED),
     .cols = OPS_OF(COLS),
+    .cols_swapped = {{ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)},
+                     {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}},
     .rows = OPS_OF(ROWS),
     .swap = swap_block,
 };

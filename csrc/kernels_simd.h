@@ -480,7 +480,7 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
  */
 VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
                              int64_t f0, int last, int init, char *best, int64_t *idx, int w,
-                             int op, int kind, int64_t inf)
+                             int op, int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / w;
     const vec flip = v_set1(w, kind == KIND_UNSIGNED ? SMIN(w) : 0);
@@ -501,7 +501,7 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
         COLS_FOR_EACH_VECTOR({                                                          \
             if (gaps)                                                                   \
                 v_prefetch(q + rs + jj * w);                                            \
-            vec k = v_keys(v_load(q + jj * w), w, op, kind, inf);                       \
+            vec k = v_keys(v_load_row(q + jj * w, w, sw), w, op, kind, inf);            \
             vec b = v_xor(v_load(best + jj * w), flip);                                 \
             if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {             \
                 STORE;                                                                  \
@@ -511,7 +511,7 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
     }
     if (init) {
         COLS_FOR_EACH_VECTOR({
-            v_store(best + jj * w, v_xor(v_keys(v_load(p + jj * w), w, op, kind, inf), flip));
+            v_store(best + jj * w, v_xor(v_keys(v_load_row(p + jj * w, w, sw), w, op, kind, inf), flip));
         })
         r = 1;
     }
@@ -614,7 +614,18 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
             return;                                                                           \
         }                                                                                     \
         cols_simd(p, rows, rs, fw, bn, f0, last, init, (char *)best, idx, w, OP,              \
-                  SIMD_KIND(ENUM, KT), float_inf[ARGEXT_##ENUM]);                             \
+                  SIMD_KIND(ENUM, KT), float_inf[ARGEXT_##ENUM], 0);                          \
+    }                                                                                         \
+    static int cols_swapped_##op##_##NAME(const char *p, int64_t rows, int64_t rs, int64_t fw, \
+                                          int64_t bn, int64_t cs, int64_t f0, int last,       \
+                                          int init, void *best, int64_t *idx)                 \
+    {                                                                                         \
+        const int w = (int)sizeof(KT);                                                        \
+        if (w == 1 || SIMD_SCALAR(ENUM, KT) || cs != w || bn < V_BYTES / w)                  \
+            return 0;                                                                         \
+        cols_simd(p, rows, rs, fw, bn, f0, last, init, (char *)best, idx, w, OP,              \
+                  SIMD_KIND(ENUM, KT), float_inf[ARGEXT_##ENUM], 1);                          \
+        return 1;                                                                             \
     }                                                                                         \
     static void rows_##op##_##NAME(const char *p, int64_t count, int64_t ps, int64_t n,       \
                                    int64_t s, int last, int64_t *idx)                         \
@@ -661,6 +672,10 @@ ARGEXT_DTYPES(DEFINE_SIMD_DTYPE)
 #define COLS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, min)
 #define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, nanmax)
 #define COLS_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols, nanmin)
+#define COLS_SWAPPED_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols_swapped, max)
+#define COLS_SWAPPED_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols_swapped, min)
+#define COLS_SWAPPED_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols_swapped, nanmax)
+#define COLS_SWAPPED_NANMIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, cols_swapped, nanmin)
 #define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, max)
 #define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, min)
 #define ROWS_NANMAX(ENUM, NAME, ET, KT, KMAX) SIMD_ENTRY(ENUM, NAME, rows, nanmax)
@@ -673,6 +688,7 @@ const argext_kernel_table ISA_TABLE = {
     .row = OPS_OF(ROW),
     .row_swapped = OPS_OF(ROW_SWAPPED),
     .cols = OPS_OF(COLS),
+    .cols_swapped = OPS_OF(COLS_SWAPPED),
     .rows = OPS_OF(ROWS),
     .swap = swap_block,
 };

@@ -168,6 +168,7 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
     /* byte-swapped rows: a row kernel that swaps as it reads */
     p->row = (p->swapped ? kt->row_swapped : kt->row)[r->op][p->dtype];
     p->cols = kt->cols[r->op][p->dtype];
+    p->cols_swapped = kt->cols_swapped[r->op][p->dtype];
     p->rows = kt->rows[r->op][p->dtype];
     p->swap = kt->swap;
 }
@@ -207,6 +208,10 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
                 s->idx);
         return;
     }
+    /* byte-swapped: read in place where the kernel can, else through scratch */
+    if (p->cols_swapped(q, p->axis.n, p->axis.a, p->axis.b, bn, p->inner.a, f0, p->last, init,
+                        s->keys, s->idx))
+        return;
     int64_t w = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / w;
     chunk = chunk > 0 ? chunk : 1;
     for (int64_t r0 = 0; r0 < p->axis.n; r0 += chunk) {

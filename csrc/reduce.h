@@ -7,9 +7,10 @@
  * input stride), reduced dimensions become the axis, coalesced where memory
  * allows and otherwise iterated in place. Strides are bytes and may be
  * negative or zero; nothing is copied or transposed. Byte-swapped input is
- * read in place: rows by row kernels that swap each vector as they load it,
- * columns and batches of short rows swapped a bounded block at a time into
- * per-thread scratch, then folded by the same kernels.
+ * read in place by row and column kernels that swap each vector as they
+ * load it; batches of short rows (and layouts a kernel does not read in
+ * place) are swapped a bounded block at a time into per-thread scratch,
+ * then folded by the same kernels.
  *
  * The work is a plan (argext_plan_build) run over ranges of kept positions
  * (argext_plan_run): a thread pool may hand out [k0, k1) ranges, or split
@@ -82,6 +83,7 @@ typedef struct argext_plan {
     size_t itemsize;
     argext_row_kernel row;
     argext_cols_kernel cols;
+    argext_cols_swapped_kernel cols_swapped;
     argext_rows_kernel rows;
     argext_swap_kernel swap;
     int nk, nr;
