@@ -101,6 +101,8 @@ typedef vec fmask;
 #define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
 #define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
 #define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
+#define v_feq(w, a, b) v_fcmp(w, a, b, _CMP_EQ_OQ)
+#define v_fbits(m) v_mask(m)
 VINLINE fmask v_for(fmask a, fmask b) { return _mm256_or_si256(a, b); }
 VINLINE int v_fany(fmask m) { return !_mm256_testz_si256(m, m); }
 /* m ? b : a, per lane. */
@@ -172,21 +174,25 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define FILTER_SCAN(w, kind) 0
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
-   in every lane of the group: the butterfly steps shorter than the group. */
-VINLINE vec v_hmax_within(int w, vec x, int bytes)
+   in every lane of the group: the butterfly steps shorter than the group.
+   Of keys, or (is_float) of float32/float64 lanes without NaN, their
+   extreme (is_min: the minimum). */
+#define HEXT(y) (is_float ? v_fext(w, is_min, x, y) : v_max(w, x, y))
+VINLINE vec v_hext_within(int w, vec x, int bytes, int is_float, int is_min)
 {
     if (bytes > 16)
-        x = v_max(w, x, _mm256_permute2x128_si256(x, x, 1));
+        x = HEXT(_mm256_permute2x128_si256(x, x, 1));
     if (bytes > 8)
-        x = v_max(w, x, _mm256_shuffle_epi32(x, 0x4e));
+        x = HEXT(_mm256_shuffle_epi32(x, 0x4e));
     if (w <= 4 && bytes > 4)
-        x = v_max(w, x, _mm256_shuffle_epi32(x, 0xb1));
+        x = HEXT(_mm256_shuffle_epi32(x, 0xb1));
     if (w <= 2 && bytes > 2)
-        x = v_max(w, x, _mm256_or_si256(_mm256_slli_epi32(x, 16), _mm256_srli_epi32(x, 16)));
+        x = HEXT(_mm256_or_si256(_mm256_slli_epi32(x, 16), _mm256_srli_epi32(x, 16)));
     if (w == 1 && bytes > 1)
-        x = v_max(w, x, _mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)));
+        x = HEXT(_mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)));
     return x;
 }
+#undef HEXT
 
 /* Lane 0, sign-extended. */
 VINLINE int64_t v_lane0(int w, vec v)

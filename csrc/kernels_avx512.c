@@ -124,6 +124,8 @@ typedef uint32_t fmask;
 #define v_fgt(w, a, b) v_fcmp(w, a, b, _CMP_GT_OQ)
 #define v_fge(w, a, b) v_fcmp(w, a, b, _CMP_GE_OQ)
 #define v_funord(w, a, b) v_fcmp(w, a, b, _CMP_UNORD_Q)
+#define v_feq(w, a, b) v_fcmp(w, a, b, _CMP_EQ_OQ)
+#define v_fbits(m) ((uint64_t)(m))
 VINLINE fmask v_for(fmask a, fmask b) { return a | b; }
 VINLINE int v_fany(fmask m) { return m != 0; }
 /* m ? b : a, per lane. */
@@ -194,23 +196,27 @@ VINLINE vec v_sel_active(int w, uint64_t active, vec a, vec fill)
 }
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
-   in every lane of the group: the butterfly steps shorter than the group. */
-VINLINE vec v_hmax_within(int w, vec x, int bytes)
+   in every lane of the group: the butterfly steps shorter than the group.
+   Of keys, or (is_float) of float32/float64 lanes without NaN, their
+   extreme (is_min: the minimum). */
+#define HEXT(y) (is_float ? v_fext(w, is_min, x, y) : v_max(w, x, y))
+VINLINE vec v_hext_within(int w, vec x, int bytes, int is_float, int is_min)
 {
     if (bytes > 32)
-        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0x4e));
+        x = HEXT(_mm512_shuffle_i64x2(x, x, 0x4e));
     if (bytes > 16)
-        x = v_max(w, x, _mm512_shuffle_i64x2(x, x, 0xb1));
+        x = HEXT(_mm512_shuffle_i64x2(x, x, 0xb1));
     if (bytes > 8)
-        x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
+        x = HEXT(_mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e));
     if (w <= 4 && bytes > 4)
-        x = v_max(w, x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1));
+        x = HEXT(_mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1));
     if (w <= 2 && bytes > 2)
-        x = v_max(w, x, _mm512_rol_epi32(x, 16));
+        x = HEXT(_mm512_rol_epi32(x, 16));
     if (w == 1 && bytes > 1)
-        x = v_max(w, x, _mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)));
+        x = HEXT(_mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)));
     return x;
 }
+#undef HEXT
 
 /* Lane 0, sign-extended. */
 VINLINE int64_t v_lane0(int w, vec v)

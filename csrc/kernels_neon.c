@@ -142,6 +142,8 @@ VINLINE vec v_fext_num(int w, int is_min, vec x, vec y)
 #define v_fge(w, a, b) v_fcmp(w, a, b, ge)
 /* NaN in a or b: not both equal to themselves. */
 #define v_funord(w, a, b) v_xor(v_and(v_fcmp(w, a, a, eq), v_fcmp(w, b, b, eq)), v_set1(1, -1))
+#define v_feq(w, a, b) v_fcmp(w, a, b, eq)
+#define v_fbits(m) v_mask(m)
 VINLINE fmask v_for(fmask a, fmask b) { return vorrq_s8(a, b); }
 VINLINE int v_fany(fmask m) { return vmaxvq_u32(vreinterpretq_u32_s8(m)) != 0; }
 /* m ? b : a, per lane. */
@@ -214,19 +216,23 @@ VINLINE void v_store_index(int w, int64_t *idx, vmask up, int64_t f)
 #define FILTER_SCAN(w, kind) 0
 
 /* The maximum of each aligned group of `bytes` bytes (a power of two),
-   in every lane of the group: the butterfly steps shorter than the group. */
-VINLINE vec v_hmax_within(int w, vec x, int bytes)
+   in every lane of the group: the butterfly steps shorter than the group.
+   Of keys, or (is_float) of float32/float64 lanes without NaN, their
+   extreme (is_min: the minimum). */
+#define HEXT(y) (is_float ? v_fext(w, is_min, x, y) : v_max(w, x, y))
+VINLINE vec v_hext_within(int w, vec x, int bytes, int is_float, int is_min)
 {
     if (bytes > 8)
-        x = v_max(w, x, vextq_s8(x, x, 8));
+        x = HEXT(vextq_s8(x, x, 8));
     if (w <= 4 && bytes > 4)
-        x = v_max(w, x, vreinterpretq_s8_s32(vrev64q_s32(S32(x))));
+        x = HEXT(vreinterpretq_s8_s32(vrev64q_s32(S32(x))));
     if (w <= 2 && bytes > 2)
-        x = v_max(w, x, vreinterpretq_s8_s16(vrev32q_s16(S16(x))));
+        x = HEXT(vreinterpretq_s8_s16(vrev32q_s16(S16(x))));
     if (w == 1 && bytes > 1)
-        x = v_max(w, x, vrev16q_s8(x));
+        x = HEXT(vrev16q_s8(x));
     return x;
 }
+#undef HEXT
 
 /* Lane 0, sign-extended. */
 VINLINE int64_t v_lane0(int w, vec v)

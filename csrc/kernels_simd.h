@@ -6,13 +6,13 @@
  *   vec, V_BYTES            the integer vector type and its size in bytes
  *   LANE_BITS(w)            bits per lane in a comparison mask (w: lane bytes)
  *   v_load, v_bswap, v_store, v_set1, v_xor, v_and, v_sub, v_sign, v_max, v_fext,
- *   v_sel_gt, v_gt, v_ge, v_eq, v_hmax_within, v_lane0   (see kernels_avx2.c)
+ *   v_sel_gt, v_gt, v_ge, v_eq, v_hext_within, v_lane0   (see kernels_avx2.c)
  *   vmask, v_gtm, v_gem, v_store_index     comparisons that select the
  *                                          int64 column indices to update
  *   HAS_STORE_ROW, v_store_row              1 and a masked byte store, or 0
  *   HAS_ACTIVE_LOAD, v_load_active, v_sel_active   1 and masked loads, or 0
  *   HAS_CMP64               1 if 64-bit lanes compare in one instruction
- *   fmask, v_fgt, v_fge, v_funord, v_for, v_fany, v_fblend
+ *   fmask, v_fgt, v_fge, v_feq, v_funord, v_for, v_fany, v_fblend, v_fbits
  *                           float-lane compares for the float row scans
  *   FEXT_KEEPS_NAN, v_fext_num   optional (below): whether v_fext keeps NaN
  *   HAS_FILTER_SCAN, FILTER_SCAN(w, kind), and with it v_or, v_filter,
@@ -88,7 +88,10 @@ enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT };
 #define SMAX(w) ((int64_t)((UINT64_C(1) << (8 * (w) - 1)) - 1))
 #define SMIN(w) (-SMAX(w) - 1)
 
-/* The maximum lane, in every lane. */
+/* The key maximum (the float extreme) of each group of `bytes` bytes, in
+   every lane of the group; v_hmax: of the whole vector. */
+#define v_hmax_within(w, x, bytes) v_hext_within(w, x, bytes, 0, 0)
+#define v_fhmax_within(w, is_min, x, bytes) v_hext_within(w, x, bytes, 1, is_min)
 #define v_hmax(w, x) v_hmax_within(w, x, V_BYTES)
 
 /* Keys of the lanes of v; see dtypes.h. */
@@ -200,13 +203,25 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
  * non-strict one the backward search meets the current best index before
  * any earlier equal element).
  */
+/* Whether float32/float64 compare as floats: not where denormals are read
+   as zero. Asked once per kernel call: reading the FP control register is
+   slow. */
+VINLINE int float_compares(int w, int kind)
+{
+    return kind == KIND_FLOAT && w >= 4 && !v_denormals_are_zero();
+}
+
 /* Whether rows of n elements scan their chunks as floats (chunk_floats):
-   float32/float64 rows long enough for a block, with denormals not read as
-   zero. Asked once per kernel call: reading the FP control register is slow. */
+   rows long enough for a block. */
 VINLINE int native_blocks(int w, int kind, int64_t n)
 {
-    return kind == KIND_FLOAT && w >= 4 && n >= (V_BYTES / w) * BLOCK_VECS &&
-           !v_denormals_are_zero();
+    return n >= (V_BYTES / w) * BLOCK_VECS && float_compares(w, kind);
+}
+
+/* The infinity a NaN stands for in nanargmax (-inf) and nanargmin (+inf). */
+VINLINE vec nan_loser(int w, int is_min, int64_t inf)
+{
+    return v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
 }
 
 /* A chunk of nb blocks at q0 in keys: per lane, the key maximum (*maxv) and
@@ -237,8 +252,7 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
     const int64_t block = (V_BYTES / w) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
     const vec minus_one = v_set1(w, -1);
-    /* The infinity a NaN stands for: -inf for nanargmax, +inf for nanargmin. */
-    const vec loser = v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
+    const vec loser = nan_loser(w, is_min, inf);
     vec ext = v_set1(w, 0), bi = v_set1(w, 0), cur = v_set1(w, 0);
     fmask nan = v_fgt(w, ext, ext); /* none */
 #define LOAD_FLOATS(x, at)                                                                 \
@@ -389,37 +403,77 @@ VINLINE int64_t row_short(const char *p, int64_t n, int last, int w, int op, int
 /* Most elements of a row the dense short-row kernel takes. */
 #define DENSE_ROW_MAX 64
 
-/* Dense rows of nv vectors each (a constant where it is called, so that
-   the loops over the vectors unroll and the keys stay in registers). */
+/* Vectors of a dense row of DENSE_ROW_MAX elements of the widest type. */
+#define DENSE_ROW_VECS (DENSE_ROW_MAX * 8 / V_BYTES)
+
+/* A dense row of nv vectors at q in keys: per vector, the lanes equal to
+   the row's key maximum, as v_eq bits. */
+VINLINE void dense_row_keys(const char *q, int64_t nv, uint64_t *bits, int w, int op, int kind,
+                            int64_t inf)
+{
+    vec key[DENSE_ROW_VECS] = {v_set1(1, 0)}; /* set in full: no maybe-uninitialized */
+    key[0] = v_keys(v_load(q), w, op, kind, inf);
+    vec acc = key[0];
+    for (int64_t v = 1; v < nv; v++) {
+        key[v] = v_keys(v_load(q + v * V_BYTES), w, op, kind, inf);
+        acc = v_max(w, acc, key[v]);
+    }
+    const vec m = v_hmax(w, acc);
+    for (int64_t v = 0; v < nv; v++)
+        bits[v] = v_eq(w, key[v], m);
+}
+
+/* The same for float32/float64 by float compares (fewer instructions than
+   keys; -0.0 equals +0.0 in both). Returns 0, with nothing set, when the
+   row holds a NaN: dense_row_keys then ranks it. The NaN-skipping operators
+   read a NaN as the infinity that never wins, as their keys do. */
+VINLINE int dense_row_floats(const char *q, int64_t nv, uint64_t *bits, int w, int op, int64_t inf)
+{
+    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
+    const vec loser = nan_loser(w, is_min, inf);
+    vec x[DENSE_ROW_VECS] = {v_set1(1, 0)};
+    for (int64_t v = 0; v < nv; v++)
+        x[v] = skips_nan ? v_fext_num(w, is_min, v_load(q + v * V_BYTES), loser) : v_load(q + v * V_BYTES);
+    vec e[2] = {x[0], x[1]}; /* nv >= 2; two chains in flight */
+    fmask nan = v_funord(w, x[0], x[1]);
+    for (int64_t v = 2; v < nv; v += 2) {
+        e[0] = v_fext(w, is_min, e[0], x[v]);
+        e[1] = v_fext(w, is_min, e[1], x[v + 1]);
+        nan = v_for(nan, v_funord(w, x[v], x[v + 1]));
+    }
+    if (!skips_nan && v_fany(nan))
+        return 0;
+    const vec m = v_fhmax_within(w, is_min, v_fext(w, is_min, e[0], e[1]), V_BYTES);
+    for (int64_t v = 0; v < nv; v++)
+        bits[v] = v_fbits(v_feq(w, x[v], m));
+    return 1;
+}
+
+/* Dense rows of nv >= 2 vectors each (nv even; a constant where it is
+   called, so that the loops over the vectors unroll and stay in registers). */
 VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last, int64_t *idx, int w,
-                             int op, int kind, int64_t inf)
+                             int op, int kind, int64_t inf, int floats)
 {
     const int64_t row_bytes = nv * V_BYTES, lb = LANE_BITS(w), lanes = V_BYTES / w, vec_bits = lanes * lb;
     for (int64_t k = 0; k < count; k++) {
         const char *q = p + k * row_bytes;
-        vec key[DENSE_ROW_MAX * 8 / V_BYTES] = {v_set1(1, 0)}; /* set in full: no maybe-uninitialized */
-        key[0] = v_keys(v_load(q), w, op, kind, inf);
-        vec acc = key[0];
-        for (int64_t v = 1; v < nv; v++) {
-            key[v] = v_keys(v_load(q + v * V_BYTES), w, op, kind, inf);
-            acc = v_max(w, acc, key[v]);
-        }
-        const vec m = v_hmax(w, acc);
+        uint64_t bits[DENSE_ROW_VECS];
+        if (!floats || !dense_row_floats(q, nv, bits, w, op, inf))
+            dense_row_keys(q, nv, bits, w, op, kind, inf);
         if (nv * vec_bits <= 64) { /* every vector's bits in one word: no branch to mispredict */
             uint64_t e = 0;
             for (int64_t v = 0; v < nv; v++)
-                e |= v_eq(w, key[v], m) << (v * vec_bits);
+                e |= bits[v] << (v * vec_bits);
             idx[k] = (last ? msb64(e) : ctz64(e)) / lb;
             continue;
         }
         if (nv * vec_bits <= 128) { /* or in two */
             uint64_t lo = 0, hi = 0;
             for (int64_t v = 0; v < nv; v++) {
-                uint64_t e = v_eq(w, key[v], m);
                 if (v * vec_bits < 64)
-                    lo |= e << (v * vec_bits);
+                    lo |= bits[v] << (v * vec_bits);
                 else
-                    hi |= e << (v * vec_bits - 64);
+                    hi |= bits[v] << (v * vec_bits - 64);
             }
             int64_t bit = last ? (hi ? 64 + msb64(hi) : msb64(lo)) : (lo ? ctz64(lo) : 64 + ctz64(hi));
             idx[k] = bit / lb;
@@ -427,13 +481,27 @@ VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last,
         }
         for (int64_t j = 0; j < nv; j++) {
             int64_t v = last ? nv - 1 - j : j;
-            uint64_t e = v_eq(w, key[v], m);
-            if (e) {
-                idx[k] = v * lanes + (last ? msb64(e) : ctz64(e)) / lb;
+            if (bits[v]) {
+                idx[k] = v * lanes + (last ? msb64(bits[v]) : ctz64(bits[v])) / lb;
                 break;
             }
         }
     }
+}
+
+/* Rows of `bytes` bytes packed in the vector at q, by float compares: the
+   lanes equal to their row's extreme, as v_fbits; 0, with nothing set, when
+   a row holds a NaN (dense_row_floats' rules). */
+VINLINE int packed_rows_floats(const char *q, int bytes, uint64_t *e, int w, int op, int64_t inf)
+{
+    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
+    vec x = v_load(q);
+    if (skips_nan)
+        x = v_fext_num(w, is_min, x, nan_loser(w, is_min, inf));
+    else if (v_fany(v_funord(w, x, x)))
+        return 0;
+    *e = v_fbits(v_feq(w, x, v_fhmax_within(w, is_min, x, bytes)));
+    return 1;
 }
 
 /*
@@ -441,11 +509,12 @@ VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last,
  * Rows no wider than a vector go V_BYTES / (n * w) to a vector: the maximum
  * of each row's lanes (v_hmax_within over its bytes) is compared back, and
  * each row's bits of the result name its index. Wider rows take the maximum
- * of their vectors, then look for it. Returns how many rows it did (whole
+ * of their vectors, then look for it. float32/float64 (floats) compare as
+ * floats, and rows holding a NaN by keys. Returns how many rows it did (whole
  * vectors' worth); the caller does the rest.
  */
 VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, int64_t *idx, int w,
-                           int op, int kind, int64_t inf)
+                           int op, int kind, int64_t inf, int floats)
 {
     const int64_t row_bytes = n * w, lb = LANE_BITS(w);
     if (row_bytes <= V_BYTES) {
@@ -453,8 +522,11 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
         const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
         int64_t k = 0;
         for (; k + per_vec <= count; k += per_vec) {
-            vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
-            uint64_t e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
+            uint64_t e;
+            if (!floats || !packed_rows_floats(p + k * row_bytes, (int)row_bytes, &e, w, op, inf)) {
+                vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
+                e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
+            }
             for (int64_t r = 0; r < per_vec; r++) {
                 uint64_t b = (e >> (r * n * lb)) & row_bits;
                 idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
@@ -463,10 +535,11 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
         return k;
     }
     switch (row_bytes / V_BYTES) { /* rows of 16 float32/float64 and the like unroll */
-    case 2: rows_dense_wide(p, count, 2, last, idx, w, op, kind, inf); break;
-    case 4: rows_dense_wide(p, count, 4, last, idx, w, op, kind, inf); break;
-    case 8: rows_dense_wide(p, count, 8, last, idx, w, op, kind, inf); break;
-    default: rows_dense_wide(p, count, row_bytes / V_BYTES, last, idx, w, op, kind, inf); break;
+    case 2: rows_dense_wide(p, count, 2, last, idx, w, op, kind, inf, floats); break;
+    case 4: rows_dense_wide(p, count, 4, last, idx, w, op, kind, inf, floats); break;
+    case 8: rows_dense_wide(p, count, 8, last, idx, w, op, kind, inf, floats); break;
+    case 16: rows_dense_wide(p, count, 16, last, idx, w, op, kind, inf, floats); break;
+    default: rows_dense_wide(p, count, row_bytes / V_BYTES, last, idx, w, op, kind, inf, floats); break;
     }
     return count;
 }
@@ -634,7 +707,7 @@ static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
         if (s == w && ps == n * w && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 &&    \
             !SIMD_SCALAR(ENUM, KT)) {                                                         \
             int64_t done = rows_dense(p, count, n, last, idx, w, OP, kind,                    \
-                                      float_inf[ARGEXT_##ENUM]);                              \
+                                      float_inf[ARGEXT_##ENUM], float_compares(w, kind));     \
             p += done * ps;                                                                   \
             idx += done;                                                                      \
             count -= done;                                                                    \
