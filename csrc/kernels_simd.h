@@ -134,10 +134,21 @@ VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
    byte order (sw) in place, swapping each vector as it loads it. */
 VINLINE vec v_load_row(const char *q, int w, int sw) { return sw ? v_bswap(w, v_load(q)) : v_load(q); }
 
+/* Bytes ahead of a row scan that it asks memory for, a block at a time
+   (more lines in flight than the hardware prefetcher keeps). The address
+   may lie past the input: it is formed as an integer. */
+#define PREFETCH_AHEAD 2048
+VINLINE void prefetch_block(const char *q)
+{
+    for (int l = 0; l < BLOCK_VECS * V_BYTES; l += 64)
+        v_prefetch((const char *)((uintptr_t)q + PREFETCH_AHEAD + (uintptr_t)l));
+}
+
 /* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
 VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int sw)
 {
     vec a[4];
+    prefetch_block(q);
     for (int k = 0; k < 4; k++)
         a[k] = v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf);
     for (int k = 4; k < BLOCK_VECS; k++)
@@ -264,6 +275,7 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
     for (int64_t b = 0; b < nb; b++) {
         const char *q = q0 + b * block * w;
         vec e[4];
+        prefetch_block(q);
         LOAD_FLOATS(e, q)
         for (int k = 4; k < BLOCK_VECS; k += 4) {
             vec x[4];
@@ -297,6 +309,7 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
    thr being v_filter_threshold's for that best. */
 VINLINE int filter_block(const char *q, vec thr, int w, int op, int kind, int64_t inf, int sw)
 {
+    prefetch_block(q);
     vec any = v_filter(w, v_keys(v_load_row(q, w, sw), w, op, kind, inf), thr);
     for (int k = 1; k < BLOCK_VECS; k++)
         any = v_or(any, v_filter(w, v_keys(v_load_row(q + k * V_BYTES, w, sw), w, op, kind, inf), thr));
