@@ -135,14 +135,16 @@ VINLINE void lane_to_key(int64_t lane, void *key, int w, int kind)
 VINLINE vec v_load_row(const char *q, int w, int sw) { return sw ? v_bswap(w, v_load(q)) : v_load(q); }
 
 /* Bytes ahead of a row scan that it asks memory for, a block at a time
-   (more lines in flight than the hardware prefetcher keeps). The address
-   may lie past the input: it is formed as an integer. */
+   (more lines in flight than the hardware prefetcher keeps); dense short
+   rows ask a row or a vector at a time. The address may lie past the
+   input: it is formed as an integer. */
 #define PREFETCH_AHEAD 2048
-VINLINE void prefetch_block(const char *q)
+VINLINE void prefetch_ahead(const char *q, int64_t bytes)
 {
-    for (int l = 0; l < BLOCK_VECS * V_BYTES; l += 64)
+    for (int64_t l = 0; l < bytes; l += 64)
         v_prefetch((const char *)((uintptr_t)q + PREFETCH_AHEAD + (uintptr_t)l));
 }
+#define prefetch_block(q) prefetch_ahead(q, BLOCK_VECS * V_BYTES)
 
 /* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
 VINLINE vec block_max(const char *q, int w, int op, int kind, int64_t inf, int sw)
@@ -471,6 +473,7 @@ VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last,
     for (int64_t k = 0; k < count; k++) {
         const char *q = p + k * row_bytes;
         uint64_t bits[DENSE_ROW_VECS];
+        prefetch_ahead(q, row_bytes);
         if (!floats || !dense_row_floats(q, nv, bits, w, op, inf))
             dense_row_keys(q, nv, bits, w, op, kind, inf);
         if (nv * vec_bits <= 64) { /* every vector's bits in one word: no branch to mispredict */
@@ -536,6 +539,7 @@ VINLINE int64_t rows_dense(const char *p, int64_t count, int64_t n, int last, in
         int64_t k = 0;
         for (; k + per_vec <= count; k += per_vec) {
             uint64_t e;
+            prefetch_ahead(p + k * row_bytes, V_BYTES);
             if (!floats || !packed_rows_floats(p + k * row_bytes, (int)row_bytes, &e, w, op, inf)) {
                 vec x = v_keys(v_load(p + k * row_bytes), w, op, kind, inf);
                 e = v_eq(w, x, v_hmax_within(w, x, (int)row_bytes));
