@@ -574,9 +574,10 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
 {
     const int64_t lanes = V_BYTES / w;
     const vec flip = v_set1(w, kind == KIND_UNSIGNED ? SMIN(w) : 0);
-    /* Rows apart in memory are as many streams as there are rows; fetch
-       each one a row ahead (rows back to back stream by themselves). */
-    const int gaps = rs != bn * w;
+    /* Each vector's next row is asked for a row ahead: the fold's stream of
+       rows, interleaved with its best keys and indices, outruns the hardware
+       prefetcher even when the rows are back to back. The address may lie
+       past the input: it is formed as an integer. */
     int64_t r = 0;
 #define COLS_FOR_EACH_VECTOR(BODY)                                                      \
     for (int64_t j = 0;; j += lanes) {                                                  \
@@ -589,8 +590,7 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
         int64_t f = f0 + r * fw;                                                        \
         (void)f;                                                                        \
         COLS_FOR_EACH_VECTOR({                                                          \
-            if (gaps)                                                                   \
-                v_prefetch(q + rs + jj * w);                                            \
+            v_prefetch((const char *)((uintptr_t)q + (uintptr_t)(rs + jj * w)));        \
             vec k = v_keys(v_load_row(q + jj * w, w, sw), w, op, kind, inf);            \
             vec b = v_xor(v_load(best + jj * w), flip);                                 \
             if (r < DENSE_ROWS || (last ? v_ge(w, k, b) : v_gt(w, k, b))) {             \
