@@ -203,19 +203,6 @@ VINLINE int row_block(row_state *st, const char *q, int64_t start, int64_t nv, v
     return !last && m == SMAX(w);
 }
 
-/*
- * One contiguous row of n >= V_BYTES / w elements.
- *
- * Whole blocks go by chunks of up to CHUNK_BLOCKS, without a data-dependent
- * branch: each lane keeps its maximum and the block where it first (or, for
- * `last`, last) reached it. At the end of a chunk, the lanes holding the
- * chunk's maximum name the first (last) block that has it, and only that
- * block is searched. The remaining whole vectors, then one vector that may
- * overlap them, go through row_block (re-reading elements already seen
- * cannot change the result: the strict test rejects them, and for the
- * non-strict one the backward search meets the current best index before
- * any earlier equal element).
- */
 /* Whether float32/float64 compare as floats: not where denormals are read
    as zero. Asked once per kernel call: reading the FP control register is
    slow. */
@@ -231,10 +218,15 @@ VINLINE int native_blocks(int w, int kind, int64_t n)
     return n >= (V_BYTES / w) * BLOCK_VECS && float_compares(w, kind);
 }
 
-/* The infinity a NaN stands for in nanargmax (-inf) and nanargmin (+inf). */
-VINLINE vec nan_loser(int w, int is_min, int64_t inf)
+/* Float lanes at q as the float scans compare them: the NaN-skipping
+   operators read a NaN as the infinity that never wins (-inf for
+   nanargmax, +inf for nanargmin), as their keys do (dtypes.h). */
+VINLINE vec v_load_floats(const char *q, int w, int op, int64_t inf, int sw)
 {
-    return v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    const vec loser = v_set1(w, is_min ? inf : (int64_t)((uint64_t)inf | (UINT64_C(1) << (8 * w - 1))));
+    vec x = v_load_row(q, w, sw);
+    return ARGEXT_OP_SKIPS_NAN(op) ? v_fext_num(w, is_min, x, loser) : x;
 }
 
 /* A chunk of nb blocks at q0 in keys: per lane, the key maximum (*maxv) and
@@ -265,13 +257,11 @@ VINLINE int chunk_floats(const char *q0, int64_t nb, int last, vec *maxv, vec *b
     const int64_t block = (V_BYTES / w) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
     const vec minus_one = v_set1(w, -1);
-    const vec loser = nan_loser(w, is_min, inf);
     vec ext = v_set1(w, 0), bi = v_set1(w, 0), cur = v_set1(w, 0);
     fmask nan = v_fgt(w, ext, ext); /* none */
 #define LOAD_FLOATS(x, at)                                                                 \
     for (int j = 0; j < 4; j++)                                                            \
-        x[j] = skips_nan ? v_fext_num(w, is_min, v_load_row(at + j * V_BYTES, w, sw), loser) \
-                         : v_load_row(at + j * V_BYTES, w, sw);                            \
+        x[j] = v_load_floats(at + j * V_BYTES, w, op, inf, sw);                            \
     if (!skips_nan && !FEXT_KEEPS_NAN)                                                     \
         nan = v_for(nan, v_for(v_funord(w, x[0], x[1]), v_funord(w, x[2], x[3])));
     for (int64_t b = 0; b < nb; b++) {
@@ -319,6 +309,19 @@ VINLINE int filter_block(const char *q, vec thr, int w, int op, int kind, int64_
 }
 #endif
 
+/*
+ * One contiguous row of n >= V_BYTES / w elements.
+ *
+ * Whole blocks go by chunks of up to CHUNK_BLOCKS, without a data-dependent
+ * branch: each lane keeps its maximum and the block where it first (or, for
+ * `last`, last) reached it. At the end of a chunk, the lanes holding the
+ * chunk's maximum name the first (last) block that has it, and only that
+ * block is searched. The remaining whole vectors, then one vector that may
+ * overlap them, go through row_block (re-reading elements already seen
+ * cannot change the result: the strict test rejects them, and for the
+ * non-strict one the backward search meets the current best index before
+ * any earlier equal element).
+ */
 VINLINE int64_t row_simd(const char *p, int64_t n, int last, int init, int64_t *bestp,
                                int w, int op, int kind, int64_t inf, int native, int sw)
 {
@@ -445,10 +448,9 @@ VINLINE void dense_row_keys(const char *q, int64_t nv, uint64_t *bits, int w, in
 VINLINE int dense_row_floats(const char *q, int64_t nv, uint64_t *bits, int w, int op, int64_t inf)
 {
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
-    const vec loser = nan_loser(w, is_min, inf);
     vec x[DENSE_ROW_VECS] = {v_set1(1, 0)};
     for (int64_t v = 0; v < nv; v++)
-        x[v] = skips_nan ? v_fext_num(w, is_min, v_load(q + v * V_BYTES), loser) : v_load(q + v * V_BYTES);
+        x[v] = v_load_floats(q + v * V_BYTES, w, op, inf, 0);
     vec e[2] = {x[0], x[1]}; /* nv >= 2; two chains in flight */
     fmask nan = v_funord(w, x[0], x[1]);
     for (int64_t v = 2; v < nv; v += 2) {
@@ -510,11 +512,9 @@ VINLINE void rows_dense_wide(const char *p, int64_t count, int64_t nv, int last,
    a row holds a NaN (dense_row_floats' rules). */
 VINLINE int packed_rows_floats(const char *q, int bytes, uint64_t *e, int w, int op, int64_t inf)
 {
-    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
-    vec x = v_load(q);
-    if (skips_nan)
-        x = v_fext_num(w, is_min, x, nan_loser(w, is_min, inf));
-    else if (v_fany(v_funord(w, x, x)))
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    vec x = v_load_floats(q, w, op, inf, 0);
+    if (!ARGEXT_OP_SKIPS_NAN(op) && v_fany(v_funord(w, x, x)))
         return 0;
     *e = v_fbits(v_feq(w, x, v_fhmax_within(w, is_min, x, bytes)));
     return 1;
