@@ -196,5 +196,6 @@ __all__ = [
     "set_isa",
     "set_num_threads",
     "supported_isas",
+    "version",
     "__version__",
 ]
