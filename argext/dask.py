@@ -1,46 +1,76 @@
-"""argext on dask.array arrays: ArgMax, ArgMin, Hardmax and the multi-axis arg
-reduction over arrays larger than one machine's memory.
+"""argext on dask.array arrays: ArgMax, ArgMin, Hardmax, the multi-axis arg
+reduction and NumPy's nanargmax/nanargmin over arrays larger than one
+machine's memory.
 
-Every function takes the arguments of its in-memory namesake (without `out`),
-checks them eagerly with the same exceptions, and returns a lazy dask array
-whose computed value is exactly the in-memory function's answer, whatever the
-chunking. Each chunk is reduced by argext, giving a (value, global index) pair
-per output element; dask.array.reduction's tree merges the pairs:
-NaN wins for ArgMax and ArgMin alike, then the extreme value (-0.0 == +0.0,
-64-bit integers exactly), and among equals the smallest global index (the
-first occurrence) or the largest (the last). The global index is the
-row-major flattened index over the reduced axes, as in reduce_argmax.
-`split_every` is passed to dask.array.reduction (the tree's fan-in; an int,
-or a dict of blocks per axis; None: dask's default).
+Every function takes the arguments of its in-memory namesake (ONNX-shaped
+ones without `out`; nanargmax/nanargmin with NumPy's signature, `out` a dask
+array as in dask), checks them eagerly with the same exceptions, and returns a
+lazy dask array whose computed value is exactly the in-memory function's
+answer, whatever the chunking, chunks of unknown size (NaN in `.chunks`, as
+after boolean indexing) included. `split_every` is passed to
+dask.array.reduction (the tree's fan-in; an int, or a dict of blocks per axis;
+None: dask's default).
+
+Each chunk is reduced by argext into a candidate per output element: its
+value, its position along each reduced axis within the chunk, and the chunk's
+extent along each reduced axis. dask.array.reduction's tree merges candidates
+of neighbouring chunks: the offset of each along an axis is the sum of the
+extents before it, so no chunk size needs to be known before computing. NaN
+wins for ArgMax and ArgMin alike (nanargmax/nanargmin count it as the losing
+infinity and remember whether anything else was seen), then the extreme value
+(-0.0 == +0.0, 64-bit integers exactly), and among equals the first occurrence
+in row-major order over the reduced axes (or the last). Empty reductions and
+index overflow are refused with the in-memory function's own error: before
+computing when the extents are known, while computing when they are not.
 
 Hardmax needs no rechunking either: it is the same reduction (the first
-maximum of each row) followed by a blockwise one-hot.
+maximum of each row) followed by a blockwise one-hot, each chunk's offset
+along the row coming from the extents of the chunks before it.
 
 Needs dask[array] (pip install "argext[dask]"); `import argext` does not import it.
 """
 
 import functools
+import math
 import operator
 
 import dask.array as da
 import numpy as np
+from dask.array.core import handle_out
 
 import argext
+from argext import _errors
 
-__all__ = ["argmax", "argmin", "hardmax", "reduce_argmax", "reduce_argmin"]
+__all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax",
+           "reduce_argmin"]
 
-_INDEX_LIMITS = {np.dtype(np.int64): 2**63 - 1, np.dtype(np.int32): 2**31 - 1,
-                 np.dtype(np.uint64): 2**63 - 1, np.dtype(np.uint32): 2**32 - 1}
+class _Search:
+    """What a reduction looks for: the minimum or the maximum, the first or
+    the last occurrence; skip_nan: NaN counts as the losing infinity (NumPy's
+    nanargmax/nanargmin) instead of winning (ONNX)."""
+
+    def __init__(self, is_min, last=False, skip_nan=False):
+        self.is_min, self.last, self.skip_nan = is_min, last, skip_nan
+
+    def losing(self, dtype):
+        """The value no candidate loses to: stands in for absent ones (and NaN when skipped)."""
+        if dtype.kind == "f":
+            return np.inf if self.is_min else -np.inf
+        limits = np.iinfo(dtype)
+        return limits.max if self.is_min else limits.min
 
 
 def _value_dtype(dtype):
-    """The dtype the pairs carry values in: one NumPy orders natively
+    """The dtype candidates carry values in: one NumPy orders natively
     (bfloat16 widens to float32, exactly)."""
     return np.dtype(np.float32) if dtype.name == "bfloat16" else dtype
 
 
-def _pair_dtype(dtype):
-    return np.dtype([("value", _value_dtype(dtype)), ("index", np.int64)])
+def _candidate_dtype(dtype, k):
+    """value; position and extent along each of the k reduced axes; counted:
+    the value is not a skipped NaN."""
+    return np.dtype([("value", _value_dtype(dtype)), ("pos", np.int64, (k,)),
+                     ("ext", np.int64, (k,)), ("counted", np.bool_)])
 
 
 def _probe(data):
@@ -49,86 +79,155 @@ def _probe(data):
     return np.zeros((1,) * data.ndim, data.dtype)
 
 
-def _block_pairs(block, axes, last, is_min, block_info=None):
-    """(value, global index) of the extreme of each sub-block of one chunk."""
-    info = block_info[0]
-    starts = [start for start, _ in info["array-location"]]
-    fn = argext.reduce_argmin if is_min else argext.reduce_argmax
-    local = fn(block, axes, axis_direction="decreasing" if last else "increasing")
-    # The local flattened index -> a position per reduced axis -> the global index.
-    positions = np.unravel_index(local, [block.shape[a] for a in axes])
-    where = [np.arange(n).reshape([-1 if d == a else 1 for d in range(block.ndim)])
-             for a, n in enumerate(block.shape)]
-    index = np.zeros(local.shape, np.int64)
+def _local_index(block, axes, search):
+    """The flattened index over `axes` of each extreme of a non-empty block (keepdims shape)."""
+    if search.skip_nan:
+        fn = argext.nanargmin if search.is_min else argext.nanargmax
+        try:
+            return np.asarray(fn(block, axis=axes[0] if len(axes) == 1 else None, keepdims=True))
+        except ValueError:  # an all-NaN slice in this block: its candidate is a NaN, not counted
+            block = np.where(np.isnan(block), search.losing(_value_dtype(block.dtype)), block)
+    fn = argext.reduce_argmin if search.is_min else argext.reduce_argmax
+    return fn(block, axes, axis_direction="decreasing" if search.last else "increasing")
+
+
+def _block_candidates(block, axes, search):
+    """One chunk's candidate for each output element (1 along the reduced axes)."""
+    extents = [block.shape[a] for a in axes]
+    out = np.zeros([1 if d in axes else n for d, n in enumerate(block.shape)],
+                   _candidate_dtype(block.dtype, len(axes)))
+    out["ext"] = extents
+    if 0 in extents:  # an empty chunk (known, or an unknown size that turned out 0): no candidate
+        return out
+    positions = np.unravel_index(_local_index(block, axes, search), extents)
+    where = list(np.ix_(*[np.arange(n) for n in block.shape]))
     for a, p in zip(axes, positions):
         where[a] = p
-        index = index * info["shape"][a] + (p + starts[a])
-    pairs = np.empty(local.shape, _pair_dtype(block.dtype))
-    pairs["value"] = block[tuple(where)]
-    pairs["index"] = index
-    return pairs
+    out["value"] = block[tuple(where)]
+    out["pos"] = np.stack(positions, axis=-1)
+    out["counted"] = True
+    if search.skip_nan and out.dtype["value"].kind == "f":
+        nan = np.isnan(out["value"])
+        if nan.any():  # NaN ties the infinity it counts as; counted: the slice holds a number
+            out["counted"] = ~np.isnan(block).all(axis=axes, keepdims=True)
+            out["value"][nan] = search.losing(out.dtype["value"])
+    return out
 
 
-def _merge(pairs, axis, keepdims=True, last=False, is_min=False, computing_meta=False):
-    """The winning pair over the reduced axes `axis` of concatenated candidate pairs."""
+def _merge(candidates, axis, keepdims=True, search=None, computing_meta=False):
+    """The winning candidate over the reduced axes `axis` of a grid of
+    neighbouring chunks' candidates; its extents are the grid's."""
     if computing_meta:
-        return pairs
-    kept = [d for d in range(pairs.ndim) if d not in axis]
-    flat = np.moveaxis(pairs, axis, range(len(kept), pairs.ndim))
-    count = int(np.prod([pairs.shape[a] for a in axis]))
-    flat = flat.reshape([pairs.shape[d] for d in kept] + [count])
-    value, index = flat["value"], flat["index"]
-    # np.max/np.min propagate NaN, so a row holding NaN has extreme NaN.
-    extreme = (value.min if is_min else value.max)(axis=-1, keepdims=True)
+        return candidates
+    axes = sorted(axis)
+    ndim = candidates.ndim
+    kept = [d for d in range(ndim) if d not in axes]
+    shape = [1 if d in axes else n for d, n in enumerate(candidates.shape)]
+    ext = candidates["ext"]
+    start = np.empty_like(ext)
+    total = np.empty(shape + [len(axes)], np.int64)
+    for j, a in enumerate(axes):
+        run = np.cumsum(ext[..., j], axis=a)
+        start[..., j] = run - ext[..., j]
+        # The run's end along `a` is the grid's extent, the same along the other reduced axes.
+        total[..., j] = run[tuple(slice(-1, None) if d == a else slice(0, 1) if d in axes
+                                  else slice(None) for d in range(ndim))]
+
+    count = math.prod(candidates.shape[a] for a in axes)
+
+    def flat(field, n=count):  # the reduced grid as one last axis (before a field's own axis)
+        moved = np.moveaxis(field, axes, range(len(kept), ndim))
+        return moved.reshape([field.shape[d] for d in kept] + [n] + list(field.shape[ndim:]))
+
+    position = flat(candidates["pos"] + start)
+    valid = flat((ext > 0).all(axis=-1))
+    value = flat(candidates["value"])
+    value = np.where(valid, value, search.losing(value.dtype))
+    # Row-major order over the grid's reduced extents: the first/last occurrence is the smallest/largest key.
+    key = np.zeros(value.shape, np.int64)
+    for j in range(len(axes)):
+        key = key * flat(total[..., j], 1) + position[..., j]
+    extreme = (value.min if search.is_min else value.max)(axis=-1, keepdims=True)  # NaN propagates
     equal = value == extreme
     if value.dtype.kind == "f":
         equal |= np.isnan(value) & np.isnan(extreme)
-    if last:
-        chosen = np.where(equal, index, -1).max(axis=-1)
+    equal &= valid
+    if search.last:
+        choice = np.argmax(np.where(equal, key, -1), axis=-1, keepdims=True)
     else:
-        chosen = np.where(equal, index, np.iinfo(np.int64).max).min(axis=-1)
-    out = np.empty(chosen.shape, pairs.dtype)
-    out["value"] = extreme[..., 0]
-    out["index"] = chosen
-    return out.reshape([1 if d in axis else n for d, n in enumerate(pairs.shape)])
+        choice = np.argmin(np.where(equal, key, np.iinfo(np.int64).max), axis=-1, keepdims=True)
+    out = np.empty(shape, candidates.dtype)
+    out["value"] = np.take_along_axis(value, choice, -1).reshape(shape)
+    out["pos"] = np.take_along_axis(position, choice[..., None], -2).reshape(shape + [len(axes)])
+    out["ext"] = total
+    out["counted"] = (flat(candidates["counted"]) & valid).any(axis=-1).reshape(shape)
+    return out
 
 
-def _identity(pairs, axis, keepdims, computing_meta=False):
-    return pairs
+def _identity(candidates, axis, keepdims, computing_meta=False):
+    return candidates
 
 
-def _indices(pairs, output_dtype):
-    return pairs["index"].astype(output_dtype)
+def _tree(x, axes, search, split_every):
+    """The merged candidates of the reduction over sorted `axes`, keepdims shape."""
+    candidate = _candidate_dtype(x.dtype, len(axes))
+    meta = np.empty((0,) * x.ndim, candidate)
+    candidates = da.map_blocks(
+        _block_candidates, x, axes=axes, search=search, dtype=candidate, meta=meta,
+        chunks=tuple((1,) * len(c) if d in axes else c for d, c in enumerate(x.chunks)))
+    merge = functools.partial(_merge, search=search)
+    return da.reduction(candidates, _identity, merge, combine=merge, axis=axes, keepdims=True,
+                        dtype=candidate, split_every=split_every, concatenate=True, meta=meta)
 
 
-def _arg_reduce(x, axes, last, is_min, output_dtype, split_every):
-    """The flattened-index arg reduction over sorted `axes`, keepdims shape: a
-    pair per chunk, merged by dask.array.reduction's tree."""
+def _refuse(call, dtype, shape, axes, limit):
+    """Raises the in-memory function's own error (call on a zero-stride stand-in
+    of `shape`) when the reduced axes hold no element or more than `limit`+1."""
+    count = math.prod(shape[a] for a in axes)
+    if count == 0 or count - 1 > limit:
+        call(np.broadcast_to(np.zeros((), dtype), shape))
+        raise ValueError(f"cannot reduce over axes {list(axes)} of shape {shape}")  # call refused nothing
+
+
+def _finish(candidates, axes, call, data_dtype, shape, limit, skip_nan, output_dtype):
+    """The flattened indices of one output block; the refusals the extents and
+    NaN called for, now that they are known."""
+    if candidates.size:
+        extents = candidates["ext"].reshape(-1, len(axes))[0]
+        # Unknown kept extents: this block's, which the in-memory error then names.
+        stand_in = tuple(int(extents[axes.index(d)]) if d in axes else
+                         candidates.shape[d] if math.isnan(n) else n for d, n in enumerate(shape))
+        _refuse(call, data_dtype, stand_in, axes, limit)
+        if skip_nan and not candidates["counted"].all():
+            raise ValueError(_errors.ALL_NAN)
+    index = np.zeros(candidates.shape, np.int64)
+    for j in range(len(axes)):
+        index = index * candidates["ext"][..., j] + candidates["pos"][..., j]
+    return index.astype(output_dtype)
+
+
+def _indices(x, axes, call, search, output_dtype, split_every):
+    """The arg reduction over `axes`, keepdims shape, as the in-memory `call`
+    (the function with its arguments but the data) answers; its refusals
+    raised eagerly when x's shape is known."""
     axes = tuple(sorted(axes))
-    if any(0 in x.chunks[a] for a in axes):  # argext refuses empty blocks along a reduced axis
-        x = x.rechunk({a: tuple(c for c in x.chunks[a] if c) for a in axes})
-    pair = _pair_dtype(x.dtype)
-    pairs = da.map_blocks(
-        _block_pairs, x, axes=axes, last=last, is_min=is_min, dtype=pair,
-        chunks=tuple((1,) * len(c) if d in axes else c for d, c in enumerate(x.chunks)),
-        meta=np.empty((0,) * x.ndim, pair))
-    merge = functools.partial(_merge, last=last, is_min=is_min)
-    merged = da.reduction(pairs, _identity, merge, combine=merge, axis=axes, keepdims=True,
-                          dtype=pair, split_every=split_every, concatenate=True,
-                          meta=np.empty((0,) * x.ndim, pair))
-    return da.map_blocks(_indices, merged, output_dtype=output_dtype, dtype=output_dtype,
-                         meta=np.empty((0,) * x.ndim, output_dtype))
+    limit = _errors.INDEX_LIMITS[output_dtype.name]
+    if not any(math.isnan(n) for n in x.shape):
+        _refuse(call, x.dtype, x.shape, axes, limit)
+    return da.map_blocks(
+        _finish, _tree(x, axes, search, split_every), axes=axes, call=call, data_dtype=x.dtype,
+        shape=x.shape, limit=limit, skip_nan=search.skip_nan, output_dtype=output_dtype,
+        dtype=output_dtype, meta=np.empty((0,) * x.ndim, output_dtype))
 
 
-def _onnx_arg(fn, op_type, data, axis, keepdims, select_last_index, opset, split_every):
+def _onnx_arg(fn, is_min, data, axis, keepdims, select_last_index, opset, split_every):
     x = da.asarray(data)
-    fn(_probe(x), axis=axis, keepdims=keepdims, select_last_index=select_last_index, opset=opset)
+    call = functools.partial(fn, axis=axis, keepdims=keepdims,
+                             select_last_index=select_last_index, opset=opset)
+    call(_probe(x))
     a = operator.index(axis) % x.ndim
-    if x.shape[a] == 0:
-        raise ValueError(f"{argext.schema(op_type, opset)}: cannot reduce over axis {axis}, "
-                         f"which has size 0 (data shape {x.shape})")
-    result = _arg_reduce(x, (a,), bool(select_last_index), op_type == "ArgMin",
-                         np.dtype(np.int64), split_every)
+    result = _indices(x, (a,), call, _Search(is_min, bool(select_last_index)),
+                      np.dtype(np.int64), split_every)
     return result if keepdims else result.squeeze(axis=a)
 
 
@@ -136,37 +235,29 @@ def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, split_e
     """ONNX ArgMax of a dask array: argext.argmax's arguments and answer, as a
     lazy int64 dask array. split_every: dask.array.reduction's
     split_every (the merge tree's fan-in; None: dask's default)."""
-    return _onnx_arg(argext.argmax, "ArgMax", data, axis, keepdims, select_last_index, opset,
+    return _onnx_arg(argext.argmax, False, data, axis, keepdims, select_last_index, opset,
                      split_every)
 
 
 def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, split_every=None):
     """ONNX ArgMin of a dask array: argext.argmin's arguments and answer, as a
     lazy int64 dask array. split_every: the merge tree's fan-in."""
-    return _onnx_arg(argext.argmin, "ArgMin", data, axis, keepdims, select_last_index, opset,
+    return _onnx_arg(argext.argmin, True, data, axis, keepdims, select_last_index, opset,
                      split_every)
 
 
 def _multi_axis(fn, is_min, data, axes, axis_direction, output_dtype, split_every):
     x = da.asarray(data)
-    fn(_probe(x), axes, axis_direction=axis_direction, output_dtype=output_dtype)
+    call = functools.partial(fn, axes=axes, axis_direction=axis_direction,
+                             output_dtype=output_dtype)
+    call(_probe(x))
     try:
         listed = [operator.index(axes)]
     except TypeError:
         listed = list(axes)
-    reduced = sorted(operator.index(a) % x.ndim for a in listed)
-    count = 1
-    for a in reduced:
-        count *= x.shape[a]
-    name = fn.__name__
-    if count == 0:
-        raise ValueError(f"{name}: cannot reduce over axes {axes!r}, which hold no elements "
-                         f"(data shape {x.shape})")
-    odt = np.dtype(output_dtype)
-    if count - 1 > _INDEX_LIMITS[odt]:
-        raise OverflowError(f"{name}: {count} reduced elements cannot be indexed by "
-                            f"output_dtype {odt}")
-    return _arg_reduce(x, reduced, axis_direction == "decreasing", is_min, odt, split_every)
+    reduced = [operator.index(a) % x.ndim for a in listed]
+    return _indices(x, reduced, call, _Search(is_min, axis_direction == "decreasing"),
+                    np.dtype(output_dtype), split_every)
 
 
 def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int64",
@@ -185,6 +276,51 @@ def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int6
                        split_every)
 
 
+def _nan_arg(fn, is_min, a, axis, out, keepdims, split_every):
+    x = da.asarray(a)
+    call = functools.partial(fn, axis=axis, keepdims=keepdims)
+    call(_probe(x))
+    if x.ndim == 0:  # NumPy: index 0 of the one element, a 0-d result
+        return handle_out(out, _nan_arg(fn, is_min, x.reshape(1), None, None, False,
+                                        split_every))
+    axes = tuple(range(x.ndim)) if axis is None else (operator.index(axis) % x.ndim,)
+    result = _indices(x, axes, call, _Search(is_min, skip_nan=True), np.dtype(np.intp),
+                      split_every)
+    return handle_out(out, result if keepdims else result.squeeze(axis=axes))
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False, split_every=None):
+    """NumPy's nanargmax of a dask array, as a lazy intp dask array: NaN
+    skipped (counted as -inf), axis=None over the flattened array (a 0-d
+    result), `keepdims`; `out` a dask array, as in dask.array. An all-NaN
+    slice raises ValueError("All-NaN slice encountered") when computed.
+    split_every: the merge tree's fan-in."""
+    return _nan_arg(argext.nanargmax, False, a, axis, out, keepdims, split_every)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False, split_every=None):
+    """NumPy's nanargmin of a dask array: nanargmax's contract with the
+    smallest elements (NaN counted as +inf)."""
+    return _nan_arg(argext.nanargmin, True, a, axis, out, keepdims, split_every)
+
+
+def _block_starts(x, axis):
+    """Each chunk's offset along `axis` (one element per chunk), summed from
+    the extents of the chunks before it, known or not."""
+    extent = da.map_blocks(lambda b: np.full((1,) * b.ndim, b.shape[axis], np.int64), x,
+                           dtype=np.int64, chunks=tuple((1,) * len(c) for c in x.chunks))
+    return da.cumsum(extent, axis=axis) - extent
+
+
+def _one_hot(block, best, *starts, rows):
+    """1 where an element's position along every row axis is the winner's."""
+    hit = np.ones((1,) * block.ndim, bool)
+    for j, (r, start) in enumerate(zip(rows, starts)):
+        position = np.arange(block.shape[r]).reshape([-1 if d == r else 1 for d in range(block.ndim)])
+        hit = hit & (position + start.item() == best["pos"][..., j])
+    return np.broadcast_to(hit, block.shape).astype(block.dtype)
+
+
 def hardmax(input, axis=None, *, opset=None, split_every=None):
     """ONNX Hardmax of a dask array: argext.hardmax's arguments and answer, as a
     lazy dask array of the input's dtype, chunked as the input.
@@ -200,10 +336,7 @@ def hardmax(input, axis=None, *, opset=None, split_every=None):
     if x.size == 0:
         return da.zeros(x.shape, x.dtype, chunks=x.chunks)
     rows = tuple(range(a, x.ndim)) if schema.coerce_2d else (a,)
-    best = _arg_reduce(x, rows, False, False, np.dtype(np.int64), split_every)
-    # Each element's index within its row, flattened row-major over `rows`.
-    position = 0
-    for r in rows:
-        position = position * x.shape[r] + da.arange(x.shape[r], chunks=x.chunks[r]).reshape(
-            [-1 if d == r else 1 for d in range(x.ndim)])
-    return (position == best).astype(x.dtype)
+    best = _tree(x, rows, _Search(is_min=False), split_every)
+    starts = [_block_starts(x, r) for r in rows]
+    return da.map_blocks(_one_hot, x, best, *starts, rows=rows, dtype=x.dtype, chunks=x.chunks,
+                         meta=np.empty((0,) * x.ndim, x.dtype))

@@ -8,7 +8,7 @@ import numpy.typing as npt
 _Flag = SupportsIndex | bool | np.bool_
 _SplitEvery = int | dict[int, int] | None
 
-__all__ = ["argmax", "argmin", "hardmax", "reduce_argmax", "reduce_argmin"]
+__all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax", "reduce_argmin"]
 
 def argmax(
     data: da.Array | npt.ArrayLike,
@@ -49,5 +49,21 @@ def reduce_argmin(
     *,
     axis_direction: Literal["increasing", "decreasing"] = "increasing",
     output_dtype: npt.DTypeLike = "int64",
+    split_every: _SplitEvery = None,
+) -> da.Array: ...
+def nanargmax(
+    a: da.Array | npt.ArrayLike,
+    axis: SupportsIndex | None = None,
+    out: da.Array | None = None,
+    *,
+    keepdims: bool = False,
+    split_every: _SplitEvery = None,
+) -> da.Array: ...
+def nanargmin(
+    a: da.Array | npt.ArrayLike,
+    axis: SupportsIndex | None = None,
+    out: da.Array | None = None,
+    *,
+    keepdims: bool = False,
     split_every: _SplitEvery = None,
 ) -> da.Array: ...

@@ -1,8 +1,9 @@
 """argext.dask on a distributed.LocalCluster with several worker processes,
 against NumPy (tests/reference.py): every dtype, irregular chunkings, NaN,
 ties, -0.0/+0.0 and 64-bit neighbours placed on both sides of chunk edges,
-trees of several levels; the same eager errors as the in-memory functions;
-and `import argext` does not import dask."""
+trees of several levels; chunks of unknown size (boolean indexing) on the
+reduced and the kept axes; nanargmax/nanargmin against NumPy and Dask; the same
+eager errors as the in-memory functions; and `import argext` does not import dask."""
 
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import argext
-from reference import ALL_DTYPES, BFLOAT16, arg_reference, hardmax_reference, is_float
+from reference import ALL_DTYPES, BFLOAT16, arg_reference, comparable, hardmax_reference, is_float
 from reference import multi_axis_reference
 
 da = pytest.importorskip("dask.array")
@@ -198,3 +199,169 @@ def test_import_argext_does_not_import_dask():
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')); "
             "assert not bad, bad; import argext.dask; assert 'dask.array' in sys.modules")
     subprocess.run([sys.executable, "-I", "-c", code], check=True)
+
+
+# Chunks of unknown size (NaN in .chunks), as boolean indexing leaves them: the
+# offsets come from the extents the chunks turn out to have, never a guess.
+
+def filtered(x, keep, chunks):
+    """x[keep] in dask, from chunks of x: unknown chunk sizes along axis 0
+    (some chunks may turn out empty), and the NumPy twin."""
+    d = da.from_array(x, chunks=chunks)[da.from_array(keep, chunks=chunks[0])]
+    assert np.isnan(d.chunks[0]).all()
+    return d, x[keep]
+
+
+def test_unknown_chunks_1d(client):
+    """The issue's example: dask's argmax refuses it; argext's answer is NumPy's."""
+    x = da.arange(10, chunks=5)
+    x = x[x > 1]
+    with pytest.raises(ValueError, match="unknown chunksizes"):
+        da.argmax(x, 0)
+    got = client.gather(client.compute([ad.argmax(x, 0, keepdims=0), ad.argmin(x, 0, 1, 1),
+                                        ad.nanargmax(x), ad.reduce_argmax(x, [0])]))
+    assert [np.asarray(g).tolist() for g in got] == [7, [0], 7, [7]]
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.uint8)],
+                         ids=dtype_id)
+def test_unknown_chunks_2d(client, dtype):
+    """Unknown chunk sizes on the reduced axis and on the kept axis; whole
+    chunks filtered away (empty blocks); against NumPy on the filtered array."""
+    x = edge_sample(dtype, 7)[:, :, 0]
+    keep = np.ones(13, bool)
+    keep[[0, 3, 4, 5, 6, 10]] = False  # the chunk (3, 4, 5, 6) of CHUNKINGS["irregular"] turns out empty
+    d, want = filtered(x, keep, CHUNKINGS["irregular"][:2])
+    cases, lazy = [], []
+    for axis in (0, 1, -1):
+        for last in (0, 1):
+            for op, fn in (("max", ad.argmax), ("min", ad.argmin)):
+                cases.append((op, axis, last))
+                lazy.append(fn(d, axis, 1, last, split_every=2))
+    for axes in ([0, 1], [1, 0], [0]):
+        cases.append(("reduce", axes, 0))
+        lazy.append(ad.reduce_argmin(d, axes, output_dtype="uint32", split_every=2))
+    for (op, axis, last), got in zip(cases, client.gather(client.compute(lazy))):
+        if op == "reduce":
+            assert np.array_equal(got, multi_axis_reference(want, axis, op="min")), axis
+        else:
+            assert np.array_equal(got, arg_reference(want, axis, 1, last, op)), (op, axis, last)
+
+
+def test_unknown_chunks_keep_dask_conventions(client):
+    """The result's chunks on a kept axis of unknown sizes stay unknown, as
+    da.argmax leaves them, and both compute NumPy's answer."""
+    x = edge_sample(np.dtype(np.float64), 8)[:, :, 0]
+    d, want = filtered(x, x[:, 0] > 0, ((3, 4, 1, 5), (2, 9)))
+    ours, dasks = ad.argmax(d, 1, keepdims=0), da.argmax(d, 1)
+    assert np.isnan(ours.chunks[0]).all() and len(ours.chunks[0]) == len(dasks.chunks[0])
+    got, ref = client.gather(client.compute([ours, dasks]))
+    assert np.array_equal(got, ref) and np.array_equal(got, arg_reference(want, 1, 0))
+
+
+@pytest.mark.parametrize("opset", [11, 13])
+def test_unknown_chunks_hardmax(client, opset):
+    x = edge_sample(np.dtype(np.float32), 9)
+    d, want = filtered(x, x[:, 0, 0] != 1, CHUNKINGS["irregular"])
+    for axis in (0, 1):
+        got = ad.hardmax(d, axis=axis, opset=opset, split_every=2).compute()
+        assert np.array_equal(got, hardmax_reference(want, axis, coerce_2d=opset < 13)), axis
+
+
+def test_unknown_chunks_that_hold_nothing(client):
+    """Every chunk turned out empty: the in-memory function's own error, raised
+    when computing (before, the extents are not known)."""
+    x = np.arange(12, dtype=np.float32).reshape(6, 2)
+    d, _ = filtered(x, np.zeros(6, bool), ((2, 4), (2,)))
+    for lazy, call in [(ad.argmax(d, 0), lambda e: argext.argmax(e, 0)),
+                       (ad.reduce_argmax(d, [0, 1]), lambda e: argext.reduce_argmax(e, [0, 1])),
+                       (ad.nanargmin(d, 0), lambda e: argext.nanargmin(e, 0))]:
+        with pytest.raises(ValueError) as want:
+            call(np.zeros((0, 2), np.float32))
+        with pytest.raises(ValueError) as got:
+            client.compute(lazy).result()
+        assert str(got.value) == str(want.value)
+
+
+# NumPy's nanargmax/nanargmin: the signature, the results and the all-NaN error.
+
+NAN_DTYPES = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64), BFLOAT16,
+              np.dtype(np.int32), np.dtype(np.uint64)]
+
+
+@pytest.mark.parametrize("dtype", [dt for dt in NAN_DTYPES if dt is not None], ids=dtype_id)
+def test_nanargmax_nanargmin(client, dtype):
+    """Against NumPy's nanargmax/nanargmin, axis None and every axis, keepdims,
+    with NaN (runs of it across chunk edges), -inf/+inf beside NaN and ties."""
+    x = edge_sample(dtype, 10)
+    if is_float(dtype):
+        x[:, 9, :] = np.nan  # NaN ties the infinity it counts as: NumPy gives the first of them
+        x[:, 9, 3] = -np.inf
+        x[4, 9, :] = -np.inf
+        x[5, 9, :] = np.inf
+    d = da.from_array(x, chunks=CHUNKINGS["irregular"])
+    cases, lazy = [], []
+    for op, fn in (("max", ad.nanargmax), ("min", ad.nanargmin)):
+        for axis in (None, 0, 2, -3):
+            for keepdims in (False, True):
+                cases.append((op, axis, keepdims))
+                lazy.append(fn(d, axis, keepdims=keepdims, split_every=3))
+    for (op, axis, keepdims), got in zip(cases, client.gather(client.compute(lazy))):
+        ref = np.nanargmax if op == "max" else np.nanargmin
+        want = ref(comparable(x), axis=axis, keepdims=keepdims)
+        assert got.dtype == np.intp and got.shape == want.shape, (op, axis, keepdims)
+        assert np.array_equal(got, want), (op, axis, keepdims)
+
+
+def test_nanargmax_matches_dask(client):
+    """Known chunks: the same answers as dask.array's own nanargmax/nanargmin."""
+    x = edge_sample(np.dtype(np.float64), 11)
+    d = da.from_array(x, chunks=CHUNKINGS["irregular"])
+    ours = [ad.nanargmax(d, 0), ad.nanargmin(d, 2), ad.nanargmax(d[:, 0, :])]
+    theirs = [da.nanargmax(d, 0), da.nanargmin(d, 2), da.nanargmax(d[:, 0, :])]
+    for got, ref in zip(*client.gather([client.compute(ours), client.compute(theirs)])):
+        assert np.array_equal(got, ref)
+
+
+def test_nanargmax_all_nan_slice(client):
+    """NumPy's error when computed: ValueError('All-NaN slice encountered'),
+    also when the slice's NaN are spread over several chunks."""
+    x = np.arange(24, dtype=np.float32).reshape(6, 4)
+    x[:, 1] = np.nan
+    d = da.from_array(x, chunks=(2, 3))
+    with pytest.raises(ValueError) as want:
+        np.nanargmin(x, axis=0)
+    for lazy in (ad.nanargmax(d, 0), ad.nanargmin(d, 0), ad.nanargmax(da.full((5,), np.nan, chunks=2))):
+        with pytest.raises(ValueError) as got:
+            lazy.compute()
+        assert str(got.value) == str(want.value)
+    assert np.array_equal(ad.nanargmax(d, 1).compute(), np.nanargmax(x, 1))
+
+
+def test_nanargmax_signature_and_out(client):
+    """NumPy's signature (a, axis=None, out=None, *, keepdims); `out` a dask
+    array, as dask.array's nanargmax takes it; a 0-d input gives 0."""
+    import inspect
+
+    assert list(inspect.signature(ad.nanargmax).parameters)[:3] == \
+        list(inspect.signature(np.nanargmax).parameters)[:3]
+    x = edge_sample(np.dtype(np.float32), 12)
+    d = da.from_array(x, chunks=CHUNKINGS["irregular"])
+    out = da.zeros((13, 7), np.intp, chunks=((3, 4, 1, 5), (4, 3)))
+    assert ad.nanargmin(d, 1, out) is out
+    assert np.array_equal(out.compute(), np.nanargmin(x, 1))
+    assert ad.nanargmax(da.from_array(np.float32(3))).compute() == np.nanargmax(np.float32(3))
+
+
+def test_nanargmax_same_errors_as_in_memory():
+    d = da.zeros((4, 5), np.float32, chunks=2)
+    x = np.zeros((4, 5), np.float32)
+    for kwargs in ({"axis": 2}, {"axis": -3}, {"axis": (0, 1)}, {"axis": 1.5}):
+        for fn in ("nanargmax", "nanargmin"):
+            with pytest.raises(Exception) as want:
+                getattr(argext, fn)(x, **kwargs)
+            with pytest.raises(type(want.value)) as got:
+                getattr(ad, fn)(d, **kwargs)
+            assert str(got.value) == str(want.value)
+    with pytest.raises(ValueError, match="empty sequence"):
+        ad.nanargmax(da.zeros((3, 0)), axis=1)

@@ -57,6 +57,8 @@ assert_type(argext.dask.hardmax(d, opset=13), da.Array)
 assert_type(argext.dask.reduce_argmax(d, [0, 1], axis_direction="decreasing", output_dtype="uint32"),
             da.Array)
 assert_type(argext.dask.reduce_argmin(d, -1), da.Array)
+assert_type(argext.dask.nanargmax(d, 1, None, keepdims=True, split_every=2), da.Array)
+assert_type(argext.dask.nanargmin(d), da.Array)
 
 ops = argext.onnx.reference_ops()
 assert_type(ops, list[type[OpRun]])
