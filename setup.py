@@ -12,15 +12,16 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
+# Every C file of every layer (csrc/api, engine, runtime, kernels): a new file needs no edit here.
+CSRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").rglob("*.c"))
 # Public headers shipped in the package, at argext.get_include().
-PUBLIC_HEADERS = ["csrc/argext.h", "csrc/argext_capi.h"]
-HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.h"))
+PUBLIC_HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc" / "include").glob("*.h"))
+HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").rglob("*.h"))
 
 
 def version():
-    """The one version source: ARGEXT_VERSION_STRING in csrc/argext.h."""
-    header = (ROOT / "csrc" / "argext.h").read_text()
+    """The one version source: ARGEXT_VERSION_STRING in csrc/include/argext.h."""
+    header = (ROOT / "csrc" / "include" / "argext.h").read_text()
     return re.search(r'#define ARGEXT_VERSION_STRING "([^"]+)"', header).group(1)
 
 
@@ -84,7 +85,8 @@ class BuildPy(build_py):
 extension = Extension(
     "argext._core",
     sources=["argext/_core.pyx"] + CSRC,
-    include_dirs=["csrc", numpy.get_include()],
+    # Includes are written relative to csrc/ ("kernels/kernels.h"); the public headers by name.
+    include_dirs=["csrc", "csrc/include", numpy.get_include()],
     depends=HEADERS,  # a changed header rebuilds the C files
     define_macros=[
         ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),

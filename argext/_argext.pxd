@@ -1,4 +1,4 @@
-# Declarations of the C core (csrc/argext.h) for Cython code.
+# Declarations of the C core (csrc/include/argext.h) for Cython code.
 from libc.stdint cimport int64_t
 
 

@@ -6,7 +6,7 @@
 #         st = argext_argmax(&data, &out, axis, keepdims, select_last_index)
 #
 # Compile with include_dirs=[argext.get_include()]; no library to link. The
-# declarations are those of argext._argext (csrc/argext.h); argext_capi.h
+# declarations are those of argext._argext (csrc/include/argext.h); argext_capi.h
 # turns each function name into a call through the capsule's table.
 from argext._argext cimport *
 

@@ -26,6 +26,7 @@ from reference import arg_reference, multi_axis_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
+PUBLIC_INCLUDE = CSRC / "include"
 EXAMPLES = ROOT / "examples"
 CC = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
 CMAKE = shutil.which("cmake")
@@ -85,7 +86,7 @@ def test_install_tree(prefix):
 def test_header_is_strict_c99(cc, tmp_path):
     src = tmp_path / "strict.c"
     src.write_text('#include "argext.h"\nint main(void) { return argext_dtype_size(ARGEXT_INT8) != 1; }\n')
-    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CSRC, "-c", src,
+    run([cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", PUBLIC_INCLUDE, "-c", src,
          "-o", tmp_path / "strict.o"])
 
 
@@ -95,7 +96,7 @@ def test_header_compiles_as_cpp(tmp_path):
         pytest.skip("no C++ compiler on PATH")
     src = tmp_path / "strict.cpp"
     src.write_text('#include "argext.h"\nint f() { return (int)argext_dtype_size(ARGEXT_INT8); }\n')
-    run([cxx, "-std=c++11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CSRC,
+    run([cxx, "-std=c++11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", PUBLIC_INCLUDE,
          "-fsyntax-only", src])
 
 

@@ -15,12 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def header_define(name):
-    header = (ROOT / "csrc" / "argext.h").read_text()
+    header = (ROOT / "csrc" / "include" / "argext.h").read_text()
     return re.search(rf"^#define {name} (.+)$", header, re.MULTILINE).group(1).strip()
 
 
 def test_version_has_one_source():
-    """csrc/argext.h is the source; the compiled library and the installed metadata agree."""
+    """csrc/include/argext.h is the source; the compiled library and the installed metadata agree."""
     header_version = header_define("ARGEXT_VERSION_STRING").strip('"')
     assert argext.__version__ == header_version
     assert metadata.version("argext") == header_version

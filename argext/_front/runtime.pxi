@@ -57,7 +57,7 @@ def set_num_threads(n):
 
 # ---------------------------------------------------------------------------
 # The C API capsule argext._C_API for other extension modules: the table of
-# csrc/argext_capi.h, filled with this module's own kernels.
+# csrc/include/argext_capi.h, filled with this module's own kernels.
 cdef extern from *:
     """
     #define ARGEXT_CAPI_PROVIDER

@@ -30,8 +30,8 @@
 #include <pthread.h>
 
 #include "argext.h"
-#include "reduce.h"  /* the engine's sub-range entry points */
-#include "threads.h" /* argext_set_min_part_bytes */
+#include "engine/reduce.h"  /* the engine's sub-range entry points */
+#include "runtime/threads.h" /* argext_set_min_part_bytes */
 
 /* Flushing denormal inputs to zero for float compares (fp_flush) and
    restoring the previous state (fp_restore), where the driver knows how. */

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "reduce.h"
+#include "engine/reduce.h"
 
 #if defined(_WIN32)
 #include <windows.h>

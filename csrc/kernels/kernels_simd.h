@@ -37,8 +37,8 @@
  */
 #include <string.h>
 
-#include "dtypes.h"
-#include "kernels.h"
+#include "kernels/dtypes.h"
+#include "kernels/kernels.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
@@ -657,7 +657,7 @@ VINLINE void cols_simd(const char *p, int64_t rows, int64_t rs, int64_t fw, int6
 #define SHORT_ROWS(ENUM, OP)
 #endif
 
-#include "byteswap.h"
+#include "kernels/byteswap.h"
 
 static const int64_t float_inf[ARGEXT_DTYPE_COUNT] = {
     [ARGEXT_FLOAT16] = ARGEXT_FLOAT16_INF,

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "argext.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 /* Columns per block in the column fold: a 4096-wide row is read whole (one
    memory stream), while its keys and indices stay in L1/L2. */

@@ -4,8 +4,8 @@
  * YMM, ZMM and mask registers for AVX-512). SSE2 is part of x86-64 and NEON
  * (Advanced SIMD) part of AArch64; other architectures run the baseline only.
  */
-#include "cpu_features.h"
-#include "kernels.h"
+#include "kernels/cpu_features.h"
+#include "kernels/kernels.h"
 
 #ifdef ARGEXT_X86_64
 #if defined(_MSC_VER) && !defined(__clang__)

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtypes.h"
-#include "kernels.h"
-#include "reduce.h"
-#include "threads.h"
+#include "kernels/dtypes.h"
+#include "kernels/kernels.h"
+#include "engine/reduce.h"
+#include "runtime/threads.h"
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_THREADS__)
 #define THREAD_LOCAL _Thread_local

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_features.h"
-#include "kernels.h"
+#include "kernels/cpu_features.h"
+#include "kernels/kernels.h"
 
 static const argext_kernel_table *const tables[ARGEXT_ISA_COUNT] = {
     [ARGEXT_ISA_BASELINE] = &argext_kernels_baseline,

@@ -4,7 +4,7 @@
  * pragma needed). Vectors are carried as int8x16_t and reinterpreted per
  * lane width.
  */
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #ifdef ARGEXT_AARCH64
 #include <string.h>
@@ -15,7 +15,7 @@
 #include <arm_neon.h>
 #endif
 
-#include "dtypes.h"
+#include "kernels/dtypes.h"
 
 typedef int8x16_t vec;
 #define V_BYTES 16
@@ -269,6 +269,6 @@ VINLINE uint64_t fpcr(void)
 VINLINE int v_denormals_are_zero(void) { return (fpcr() & ((UINT64_C(1) << 24) | 1)) != 0; }
 
 #define ISA_TABLE argext_kernels_neon
-#include "kernels_simd.h"
+#include "kernels/kernels_simd.h"
 
 #endif /* ARGEXT_AARCH64 */

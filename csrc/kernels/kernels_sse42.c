@@ -3,21 +3,21 @@
  * with SSE4.1 and SSE4.2 (simd_sse.h), compiled for them by its target
  * pragma; dispatch.c runs it only where cpuid reports both.
  */
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <nmmintrin.h>
 #include <string.h>
 
-#include "dtypes.h"
+#include "kernels/dtypes.h"
 
 ISA_TARGET_BEGIN("sse4.1,sse4.2")
 
 #define SSE42 1
-#include "simd_sse.h"
+#include "kernels/simd_sse.h"
 
 #define ISA_TABLE argext_kernels_sse42
-#include "kernels_simd.h"
+#include "kernels/kernels_simd.h"
 
 ISA_TARGET_END
 

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dtypes.h"
-#include "reduce.h"
+#include "kernels/dtypes.h"
+#include "engine/reduce.h"
 
 /* Bytes of byte-swapped short rows swapped per many-rows kernel call: they
    stay in L1 between the swap and the kernel. */

@@ -36,7 +36,7 @@ void argext_run_parallel(int64_t ntasks, argext_task task, void *context);
 
 /* ---- the engine's split (split.c) ---- */
 
-#include "reduce.h"
+#include "engine/reduce.h"
 
 /* Part t of `parts` near-equal parts of [0, n): [start(t), start(t + 1)). */
 int64_t argext_part_start(int64_t n, int64_t parts, int64_t t);

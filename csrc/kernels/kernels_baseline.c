@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "dtypes.h"
-#include "kernels.h"
+#include "kernels/dtypes.h"
+#include "kernels/kernels.h"
 
 /* Elements per block of a contiguous row: max over the block first, then
    locate inside it only when it improves on the best so far. */
@@ -132,7 +132,7 @@
 #else
 #define v_prefetch(p) ((void)(p))
 #endif
-#include "byteswap.h"
+#include "kernels/byteswap.h"
 
 /* Byte-swapped rows are swapped onto the stack a block at a time. */
 #define DEFINE_ROW_SWAPPED(FN, ROW, ET)                                                    \

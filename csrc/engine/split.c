@@ -14,8 +14,8 @@
  */
 #include <string.h>
 
-#include "reduce.h"
-#include "threads.h"
+#include "engine/reduce.h"
+#include "runtime/threads.h"
 
 /* Pieces per call: their results live on the caller's stack (16 bytes each; a call
    keeps within 16 KiB of stack). */

@@ -4,13 +4,13 @@
  * build); dispatch.c runs it only where cpuid and xgetbv report AVX2 and OS
  * support for the YMM state.
  */
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
 #include <string.h>
 
-#include "dtypes.h"
+#include "kernels/dtypes.h"
 
 ISA_TARGET_BEGIN("avx2")
 
@@ -211,7 +211,7 @@ VINLINE void v_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
 VINLINE int v_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; }
 
 #define ISA_TABLE argext_kernels_avx2
-#include "kernels_simd.h"
+#include "kernels/kernels_simd.h"
 
 ISA_TARGET_END
 

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threads.h"
+#include "runtime/threads.h"
 
 #ifdef _WIN32
 #include <windows.h>

@@ -5,13 +5,13 @@
  * it only where cpuid and the OS (xgetbv; on macOS, the kernel's lazy ZMM
  * enable) report those extensions and support for the ZMM state.
  */
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #ifdef ARGEXT_X86_64
 #include <immintrin.h>
 #include <string.h>
 
-#include "dtypes.h"
+#include "kernels/dtypes.h"
 
 ISA_TARGET_BEGIN("avx2,avx512f,avx512bw,avx512vl,avx512dq")
 
@@ -235,7 +235,7 @@ VINLINE void v_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
 VINLINE int v_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; }
 
 #define ISA_TABLE argext_kernels_avx512
-#include "kernels_simd.h"
+#include "kernels/kernels_simd.h"
 
 ISA_TARGET_END
 
