@@ -1,6 +1,6 @@
-"""python -m argext: version, support matrix, kernel ISA, and a self-check.
-python -m argext bench [--case ...] [--dtype ...] [--isa LEVEL] [--size BYTES] [--repeats N] [--json FILE]:
-the benchmark against NumPy (argext/_bench.py).
+"""python -m argext [check]: version, kernel ISA, support matrix, and a self-check.
+python -m argext bench ...: the benchmark against NumPy and other peers (argext/_bench.py,
+whose own --help lists its options). python -m argext --help: the commands.
 
 The self-check compares every public function (ArgMax/ArgMin at every version,
 Hardmax at every version, reduce_argmax/reduce_argmin) and dtype with NumPy on
@@ -8,6 +8,7 @@ random strided inputs at every ISA level the machine runs; it exits 1 on a
 mismatch. It needs NumPy only (bfloat16 is checked when ml_dtypes is installed).
 """
 
+import argparse
 import sys
 
 import numpy as np
@@ -26,14 +27,38 @@ def _numpy_dtype(name):
     return np.dtype(name)
 
 
+# The functions outside the ONNX spec table, each with a call on a one-element
+# array: the support matrix shows the dtypes that call accepts.
+FUNCTION_ROWS = {
+    "reduce_argmax": lambda x: argext.reduce_argmax(x, [0]),
+    "reduce_argmin": lambda x: argext.reduce_argmin(x, [0]),
+    "nanargmax": argext.nanargmax,
+    "nanargmin": argext.nanargmin,
+}
+
+
+def _accepts(call, dtype):
+    """'yes' or '-' as call takes a one-element array of dtype; '?' when dtype is not installed."""
+    if dtype is None:
+        return "?"
+    try:
+        call(np.zeros(1, dtype))
+    except argext.SpecTypeError:
+        return "-"
+    return "yes"
+
+
 def support_matrix():
-    """The op x version x dtype table, as text."""
+    """The op x version x dtype table, as text: the ONNX operators from the spec
+    table, the other functions from what they accept."""
     width = max(len(d) for d in DTYPES)
-    lines = ["operator".ljust(11) + " ".join(d.rjust(width) for d in DTYPES)]
-    for versions in OPERATORS.values():
-        for s in versions:
-            cells = ("yes" if d in s.dtypes else "-" for d in DTYPES)
-            lines.append(str(s).ljust(11) + " ".join(c.rjust(width) for c in cells))
+    rows = [(str(s), ["yes" if d in s.dtypes else "-" for d in DTYPES])
+            for versions in OPERATORS.values() for s in versions]
+    rows += [(name, [_accepts(call, _numpy_dtype(d)) for d in DTYPES])
+             for name, call in FUNCTION_ROWS.items()]
+    first = max(len(name) for name, _ in rows) + 1
+    lines = ["operator".ljust(first) + " ".join(d.rjust(width) for d in DTYPES)]
+    lines += [name.ljust(first) + " ".join(c.rjust(width) for c in cells) for name, cells in rows]
     return "\n".join(lines)
 
 
@@ -169,11 +194,9 @@ def self_check(seed=0):
     return failures
 
 
-def main(argv):
-    if argv[:1] == ["bench"]:
-        from argext import _bench
-
-        return _bench.main(argv[1:])
+def check():
+    """The main job: version, kernel ISA, threads, support matrix, then the
+    self-check at every ISA level; 1 on a mismatch."""
     print(f"argext {argext.__version__} (numpy {np.__version__})")
     print(f"kernel ISA in use: {argext.get_isa()} (supported here: {', '.join(argext.supported_isas())})")
     print(f"threads: {argext.get_num_threads()}")
@@ -199,6 +222,38 @@ def main(argv):
     if _numpy_dtype("bfloat16") is None:
         print("bfloat16 not checked: ml_dtypes is not installed (pip install ml_dtypes)")
     return 0
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="python -m argext",
+        description="argext: ONNX ArgMax, ArgMin and Hardmax, multi-axis arg reductions and "
+                    "NumPy's nanargmax/nanargmin, computed by typed C kernels. Without a "
+                    "command, runs `check`.")
+    p.add_argument("--version", action="version", version=f"argext {argext.__version__}")
+    commands = p.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    commands.add_parser(
+        "check", help="print the version, kernel ISA, threads and support matrix, then check "
+                      "every public function against NumPy at every ISA level the CPU runs "
+                      "(exit status 1 on a mismatch); the default")
+    commands.add_parser(
+        "bench", add_help=False,
+        help="time argext against NumPy and the other installed peers "
+             "(python -m argext bench --help lists its options)")
+    return p
+
+
+def main(argv):
+    p = parser()
+    # The bench parses its own arguments (--help included): everything after `bench` is its.
+    args, rest = p.parse_known_args(argv)
+    if args.command == "bench":
+        from argext import _bench
+
+        return _bench.main(rest)
+    if rest:
+        p.error(f"unrecognized arguments: {' '.join(rest)}")
+    return check()
 
 
 if __name__ == "__main__":
