@@ -12,12 +12,24 @@ spec says (the stock evaluator applies the version-13 rule at every opset),
 and an attribute the version lacks raises argext.SpecError. Attributes a node
 leaves out take that version's default, not the newest version's.
 
+A model whose opset is newer than the newest argext knows (28) still runs: the
+operator version in force is argext's newest (ArgMax-13, ArgMin-13,
+Hardmax-13), with a FutureWarning, as long as onnx.defs says the operator did
+not change up to the model's opset; if it did (an onnx that knows a newer
+version of the operator), the node raises argext.SpecError naming both
+versions. An onnx whose defs end before the model's opset cannot tell: the
+warning says so.
+
 Needs onnx (pip install onnx); `import argext` does not import it.
 """
 
+import warnings
+
+import onnx.defs
 from onnx.reference.op_run import OpRun
 
 import argext
+from argext._spec import NEWEST_OPSET
 
 __all__ = ["reference_ops"]
 
@@ -26,8 +38,29 @@ class _ArgextOp(OpRun):
     op_domain = ""
 
     def _opset(self):
+        """The opset argext runs the node at: the model's, or for a newer opset
+        than argext knows, its newest, where onnx.defs has the same version in force."""
         opsets = self.run_params["opsets"]
-        return opsets[""] if "" in opsets else opsets["ai.onnx"]
+        opset = opsets[""] if "" in opsets else opsets["ai.onnx"]
+        if opset <= NEWEST_OPSET:
+            return opset
+        op_type = self.onnx_node.op_type
+        ours = argext.schema(op_type).since_version
+        theirs = onnx.defs.get_schema(op_type, opset, "").since_version
+        if theirs != ours:
+            raise argext.SpecError(
+                f"{op_type}: the model's opset {opset} has {op_type}-{theirs} in force (onnx "
+                f"{onnx.__version__}), which argext does not implement (it knows opsets "
+                f"1..{NEWEST_OPSET}, up to {op_type}-{ours}); upgrade argext, or run the model "
+                f"with onnx's own evaluator")
+        known = onnx.defs.onnx_opset_version()
+        checked = (f"onnx {onnx.__version__} has it in force there too" if known >= opset else
+                   f"onnx {onnx.__version__} knows opsets up to {known} only: a change after "
+                   f"opset {known} would go unseen")
+        warnings.warn(f"{op_type}: the model's opset {opset} is newer than the newest argext "
+                      f"knows ({NEWEST_OPSET}); running {op_type}-{ours}, argext's newest "
+                      f"({checked})", FutureWarning, stacklevel=2)
+        return NEWEST_OPSET
 
     def _given(self, **attributes):
         """The attributes the node itself sets (the values the evaluator

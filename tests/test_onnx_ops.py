@@ -163,3 +163,48 @@ def test_attribute_the_version_lacks_is_refused():
     x = np.zeros((2, 3), np.float32)
     with pytest.raises(argext.SpecError, match="ArgMax-11: select_last_index"):
         run_one("ArgMax", 11, x, select_last_index=1)
+
+
+# Opsets newer than argext knows (argext._spec.NEWEST_OPSET): the operator
+# version in force there is argext's newest, with a FutureWarning, as long as
+# onnx.defs says the operator did not change; otherwise a clear error.
+FUTURE = [29, 31]
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin", "Hardmax"])
+@pytest.mark.parametrize("opset", FUTURE)
+def test_future_opset_runs_the_version_in_force(op, opset):
+    sets = attribute_sets(op, 13)
+    model = make_model(op, opset, sets)
+    ref = ReferenceEvaluator(model, new_ops=argext.onnx.reference_ops())
+    x = sample(opset, nan=True)
+    with pytest.warns(FutureWarning, match=rf"{op}: the model's opset {opset} is newer than the "
+                                           rf"newest argext knows \(28\); running {op}-13"):
+        got = ref.run(None, {"x": x})
+    assert version_of(op, opset) == 13  # onnx.defs: still version 13 in force there
+    for attrs, g in zip(sets, got):
+        want = numpy_answer(op, opset, attrs, x)
+        assert g.dtype == want.dtype and np.array_equal(g, want), attrs
+    if onnx.defs.onnx_opset_version() < opset:
+        with pytest.warns(FutureWarning, match=f"knows opsets up to {onnx.defs.onnx_opset_version()} only"):
+            ref.run(None, {"x": x})
+
+
+def test_future_opset_where_the_operator_changed(monkeypatch):
+    """An onnx whose defs have a newer ArgMax in force at the model's opset: argext
+    refuses the node, naming both versions, rather than run the old one."""
+    real = onnx.defs.get_schema
+
+    class ArgMax29:
+        since_version = 29
+
+    monkeypatch.setattr(onnx.defs, "get_schema", lambda op, opset, domain="":
+                        ArgMax29 if op == "ArgMax" and opset >= 29 else real(op, opset, domain))
+    model = make_model("ArgMax", 29, [{"axis": 1}])
+    ref = ReferenceEvaluator(model, new_ops=argext.onnx.reference_ops())
+    with pytest.raises(argext.SpecError, match=r"ArgMax: the model's opset 29 has ArgMax-29 in force "
+                                               r".*which argext does not implement .*ArgMax-13"):
+        ref.run(None, {"x": sample(0, nan=False)})
+    with pytest.warns(FutureWarning, match="running ArgMin-13"):  # ArgMin did not change
+        got = run_one("ArgMin", 29, sample(1, nan=False), axis=2)
+    assert np.array_equal(got, arg_reference(sample(1, nan=False), 2, op="min"))
