@@ -245,25 +245,3 @@ def test_wide_layouts(dtype):
     if x.dtype.kind == "f":
         assert np.array_equal(argext.hardmax(x), hardmax_reference(x, -1, coerce_2d=False))
         assert np.array_equal(argext.hardmax(xt, 0, opset=13), hardmax_reference(xt, 0, coerce_2d=False))
-
-
-# --- the benchmark runs ------------------------------------------------------------------
-
-def test_bench_runs_briefly():
-    out = run_python("import sys, argext.__main__ as m\n"
-                     "sys.exit(m.main(['bench', '--case', 'small', '--dtype', 'float32',"
-                     " '--repeats', '5']))\n")
-    assert "float32" in out
-
-
-def test_bench_one_level_in_cache():
-    """--isa restarts the bench with NumPy restricted to the level; --size
-    runs in-cache inputs repeatedly."""
-    out = run_python("import sys, argext.__main__ as m\n"
-                     "sys.exit(m.main(['bench', '--isa', 'baseline', '--size', '32K', '--case',"
-                     " '1d', '--dtype', 'int16', '--repeats', '5']))\n")
-    assert "isa=baseline" in out and "input size 0.03125 MiB" in out
-    row = [line for line in out.splitlines() if line.startswith("1d")]
-    assert len(row) == 1 and " 16384 " in row[0], out
-    if platform.machine() in ("x86_64", "AMD64"):
-        assert "(targets: baseline only)" in out  # NumPy's AVX2/AVX-512 kernels disabled
