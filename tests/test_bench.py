@@ -238,6 +238,12 @@ def test_progress_line_on_a_terminal_after_the_delay():
     assert term.getvalue().endswith("\r\x1b[K")
     progress.start("logits bfloat16 32x128256")
     assert "[2/3] logits bfloat16" in term.getvalue()
+    progress.finish()
+    progress.close()
+    drawn = term.getvalue()
+    assert drawn.endswith("\r\x1b[K")
+    progress.print("probe")  # after close(): the table's last lines, no line redrawn
+    assert term.getvalue() == drawn
 
 
 @pytest.mark.parametrize("stream, enabled", [(io.StringIO(), True), (Terminal(), False)])

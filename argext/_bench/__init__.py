@@ -225,7 +225,7 @@ def main(argv):
         say(format_row(row))
     if cluster is not None:
         cluster.close()
-    progress.clear()
+    progress.close()
     probes = probe.as_json()
     for threads, sizes in probes.items():
         say(f"read-bandwidth probe, {threads} thread{'s' if threads != '1' else ''}: " +

@@ -93,11 +93,16 @@ class Progress:
         self.shown = True
 
     def clear(self):
-        """Erases the line (before other output, and at the end)."""
+        """Erases the line (before other output)."""
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False
+
+    def close(self):
+        """Erases the line for good: the work is done."""
+        self.clear()
+        self.enabled = False
 
     def print(self, text):
         """Prints `text` to stdout above the progress line."""
