@@ -163,7 +163,7 @@ def test_one_level_in_cache():
     """--isa restarts the bench with NumPy restricted to the level; --size
     runs in-cache inputs repeatedly."""
     out = run_bench("--isa", "baseline", "--size", "32K", "--case", "1d", "--dtype", "int16",
-                    "--repeats", "5", "--quiet")
+                    "--quick", "--quiet")
     assert "isa=baseline" in out
     row = [line for line in out.splitlines() if line.startswith("1d ")]
     assert len(row) == 1 and " 16384 " in row[0], out

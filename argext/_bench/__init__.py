@@ -94,7 +94,8 @@ def parser():
     p.add_argument("--plot", metavar="FILE", type=_output_file,
                    help="also draw GB/s against input size per contender (.png or .svg)")
     p.add_argument("--quick", action="store_true",
-                   help="every case at a tiny shape, 5 rounds: shows that each case and peer runs "
+                   help="every case at a tiny shape (the sized ones at 16K unless --size says), "
+                        "5 rounds, little repetition: shows that each case and peer runs "
                         "(the figures mean nothing)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     return p
@@ -136,7 +137,7 @@ def _contenders(ops, threads, say):
 
 def _units(args, cases, say):
     """(case, dtype, shape) in run order."""
-    sizes = [QUICK_SIZE] if args.quick else (args.size or [64 * MIB])
+    sizes = args.size or [QUICK_SIZE if args.quick else 64 * MIB]
     units = []
     for case in cases:
         for dtype in args.dtype or case.dtypes:
