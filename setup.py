@@ -1,7 +1,10 @@
-"""Build argext: the C core in csrc/ and the Cython front argext/_core.pyx."""
+"""Build argext: the C core in csrc/ and the Cython front argext/_core.pyx; and, from
+the same compiled objects, libargext (shared and static) with argext.pc and the CMake
+package in argext/lib, for C programs built against the installed package."""
 
 import os
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -10,6 +13,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools.errors import CompileError
 
 ROOT = Path(__file__).resolve().parent
 # Every C file of every layer (csrc/api, engine, runtime, kernels): a new file needs no edit here.
@@ -45,12 +49,15 @@ def build_jobs():
 
 
 class BuildExt(build_ext):
-    """Optimisation flags for the compiler in use (never -march=native); the C
-    files compiled in parallel, since the ISA kernel files take the longest."""
+    """Optimisation flags for the compiler in use (never -march=native), without
+    debug information (-g0: Python's own CFLAGS ask for -g, which made the module
+    15 times larger); only ARGEXT_API functions visible. The C files compiled in
+    parallel, since the ISA kernel files take the longest; their objects then
+    also make libargext."""
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
-        flags = ["/O2"] if msvc else ["-O3", "-pthread"]
+        flags = ["/O2"] if msvc else ["-O3", "-g0", "-fvisibility=hidden", "-pthread"]
         # threadpoolctl finds argext's pool by these symbols of the extension module.
         links = [f"/EXPORT:{name}" for name in THREAD_SYMBOLS] if msvc else ["-pthread"]
         for ext in self.extensions:
@@ -69,6 +76,152 @@ class BuildExt(build_ext):
 
         self.compiler.compile = compile_each
         super().build_extensions()
+
+    def build_extension(self, ext):
+        super().build_extension(ext)
+        package = Path(self.get_ext_fullpath(ext.name)).parent
+        objects = self.compiler.object_filenames(CSRC, output_dir=self.build_temp)
+        Library(self.compiler, package / "lib").build(objects)
+
+
+class Library:
+    """libargext in the package's lib/ folder, linked from the objects the
+    extension was built from (the C core compiled once for both), with argext.pc
+    and the CMake package argext, whose paths are relative to their own place.
+
+    Linux: libargext.so (SONAME libargext.so: a wheel cannot hold the usual
+    symlinks) and libargext.a; macOS: libargext.dylib (install name
+    @rpath/libargext.dylib) and libargext.a; Windows: argext.dll with its import
+    library argext.lib, and argext_static.lib."""
+
+    def __init__(self, compiler, lib):
+        self.compiler, self.lib = compiler, lib
+        self.windows = compiler.compiler_type == "msvc"
+        self.macos = sys.platform == "darwin"
+        if self.windows:
+            self.shared, self.link_name, self.static = "argext.dll", "argext.lib", "argext_static.lib"
+        else:
+            self.shared = "libargext.dylib" if self.macos else "libargext.so"
+            self.link_name, self.static = self.shared, "libargext.a"
+
+    def build(self, objects):
+        self.lib.mkdir(parents=True, exist_ok=True)
+        self.compiler.create_static_lib(objects, Path(self.static).stem.removeprefix("lib"),
+                                        output_dir=str(self.lib))
+        if self.windows:
+            # MSVC exports what it is told: argext.h's ARGEXT_API functions.
+            self.compiler.link_shared_object(objects, self.shared, output_dir=str(self.lib),
+                                             export_symbols=public_functions())
+            implib = Path(objects[0]).parent / self.link_name  # where link() puts it
+            self.compiler.move_file(str(implib), str(self.lib / self.link_name))
+        else:
+            self.compiler.spawn([*self.shared_linker(), *objects, "-o", str(self.lib / self.shared)])
+        self.write_pkgconfig()
+        self.write_cmake_package()
+
+    def shared_linker(self):
+        """Python's command for linking extension modules (its compiler and arch
+        flags), turned into one that makes a shared library."""
+        command = list(self.compiler.linker_so)
+        if self.macos:  # a -bundle that leaves symbols to the interpreter -> a dylib
+            for i in reversed(range(len(command))):
+                if command[i] == "-undefined":
+                    del command[i:i + 2]
+            command = [c for c in command if c != "-bundle"]
+            return command + ["-dynamiclib", "-install_name", f"@rpath/{self.shared}", "-pthread"]
+        return command + [f"-Wl,-soname,{self.shared}", "-pthread"]
+
+    def write_pkgconfig(self):
+        """csrc/argext.pc.in, with the prefix two folders above its own (the package)."""
+        values = {"PC_PREFIX": "${pcfiledir}/../..", "CMAKE_INSTALL_LIBDIR": "lib",
+                  "CMAKE_INSTALL_INCLUDEDIR": "include", "PROJECT_VERSION": version(),
+                  # A static libargext needs the threads library: pkg-config --static adds it.
+                  "PC_LIBS_PRIVATE": "" if self.windows else "-pthread",
+                  # The library sits in a Python package, on no loader path: programs find it by rpath.
+                  "PC_LIBS_RPATH": "" if self.windows else " -Wl,-rpath,${libdir}"}
+        template = (ROOT / "csrc" / "argext.pc.in").read_text()
+        (self.lib / "pkgconfig").mkdir(exist_ok=True)
+        (self.lib / "pkgconfig" / "argext.pc").write_text(
+            re.sub(r"@(\w+)@", lambda m: values[m.group(1)], template))
+
+    def write_cmake_package(self):
+        """csrc/argextConfig.cmake.in, with the imported targets and the version
+        check that CMake's install(EXPORT) and write_basic_package_version_file
+        write for a CMake build of csrc/."""
+        folder = self.lib / "cmake" / "argext"
+        folder.mkdir(parents=True, exist_ok=True)
+        config = (ROOT / "csrc" / "argextConfig.cmake.in").read_text()
+        (folder / "argextConfig.cmake").write_text(config.replace("@PACKAGE_INIT@", CMAKE_INIT))
+        shared_location = f"${{_argext_prefix}}/lib/{self.shared}"
+        implib = f'\n    IMPORTED_IMPLIB "${{_argext_prefix}}/lib/{self.link_name}"' if self.windows else ""
+        soname = "" if self.windows else f'\n    IMPORTED_SONAME "{"@rpath/" if self.macos else ""}{self.shared}"'
+        (folder / "argextTargets.cmake").write_text(CMAKE_TARGETS.format(
+            shared=shared_location, implib=implib, soname=soname,
+            static=f"${{_argext_prefix}}/lib/{self.static}"))
+        major, minor, _ = version().split(".")
+        (folder / "argextConfigVersion.cmake").write_text(CMAKE_VERSION.format(
+            version=version(), major_minor=f"{major}.{minor}", sizeof_void_p=8 if sys.maxsize > 2**32 else 4))
+
+
+def public_functions():
+    """The names of the functions argext.h exports (ARGEXT_API)."""
+    header = (ROOT / "csrc" / "include" / "argext.h").read_text()
+    names = re.findall(r"^ARGEXT_API\b[^;(]*?\b(\w+)\s*\(", header, re.MULTILINE)
+    if not names:
+        raise CompileError("found no ARGEXT_API function in argext.h")
+    return names
+
+
+# What configure_package_config_file puts for @PACKAGE_INIT@ that argextConfig.cmake.in uses.
+CMAKE_INIT = """\
+# argext has no components: a required one is missing.
+macro(check_required_components _NAME)
+  foreach(comp ${${_NAME}_FIND_COMPONENTS})
+    if(${_NAME}_FIND_REQUIRED_${comp})
+      set(${_NAME}_FOUND FALSE)
+    endif()
+  endforeach()
+endmacro()"""
+
+CMAKE_TARGETS = """\
+# argext's imported targets in the Python package (argext/lib/cmake/argext/ -> argext/).
+get_filename_component(_argext_prefix "${{CMAKE_CURRENT_LIST_DIR}}/../../.." ABSOLUTE)
+if(NOT TARGET argext::argext)
+  add_library(argext::argext SHARED IMPORTED)
+  set_target_properties(argext::argext PROPERTIES
+    IMPORTED_LOCATION "{shared}"{implib}{soname}
+    INTERFACE_INCLUDE_DIRECTORIES "${{_argext_prefix}}/include"
+    INTERFACE_LINK_LIBRARIES Threads::Threads)
+  add_library(argext::argext_static STATIC IMPORTED)
+  set_target_properties(argext::argext_static PROPERTIES
+    IMPORTED_LOCATION "{static}"
+    INTERFACE_INCLUDE_DIRECTORIES "${{_argext_prefix}}/include"
+    INTERFACE_LINK_LIBRARIES Threads::Threads)
+endif()
+unset(_argext_prefix)
+"""
+
+# SameMinorVersion, as csrc/CMakeLists.txt asks of write_basic_package_version_file.
+CMAKE_VERSION = """\
+set(PACKAGE_VERSION "{version}")
+if(NOT PACKAGE_FIND_VERSION)  # find_package(argext) without a version
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+elseif(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION OR
+       NOT "${{PACKAGE_FIND_VERSION_MAJOR}}.${{PACKAGE_FIND_VERSION_MINOR}}" STREQUAL "{major_minor}")
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+# The libraries are for the pointer size of the Python that built them.
+if(CMAKE_SIZEOF_VOID_P AND NOT CMAKE_SIZEOF_VOID_P STREQUAL "{sizeof_void_p}")
+  math(EXPR installedBits "{sizeof_void_p} * 8")
+  set(PACKAGE_VERSION "${{PACKAGE_VERSION}} (${{installedBits}}bit)")
+  set(PACKAGE_VERSION_UNSUITABLE TRUE)
+endif()
+"""
 
 
 class BuildPy(build_py):

@@ -27,5 +27,19 @@ def get_include():
     (the .pxd files for `cimport argext.capi` sit in the package itself)."""
     return os.path.join(os.path.dirname(__file__), "include")
 
+
+def get_library_dirs():
+    """The directories of libargext for C programs: a list of one, argext/lib,
+    which holds the shared library (libargext.so, libargext.dylib, or argext.dll
+    with its import library argext.lib), the static one (libargext.a,
+    argext_static.lib) and pkgconfig/argext.pc."""
+    return [os.path.join(os.path.dirname(__file__), "lib")]
+
+
+def get_cmake_dir():
+    """The directory of argext's CMake package (argextConfig.cmake): give it as
+    argext_DIR, or its parent's parent in CMAKE_PREFIX_PATH, to find_package(argext)."""
+    return os.path.join(os.path.dirname(__file__), "lib", "cmake", "argext")
+
 # One list by hand: the stub's (__init__.pyi); stubtest holds this one equal to it.
-__all__ = [*_core.__all__, "get_include", "__version__"]
+__all__ = [*_core.__all__, "get_cmake_dir", "get_include", "get_library_dirs", "__version__"]

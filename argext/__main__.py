@@ -9,6 +9,7 @@ mismatch. It needs NumPy only (bfloat16 is checked when ml_dtypes is installed).
 """
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -231,6 +232,18 @@ def parser():
                     "NumPy's nanargmax/nanargmin, computed by typed C kernels. Without a "
                     "command, runs `check`.")
     p.add_argument("--version", action="version", version=f"argext {argext.__version__}")
+    c = p.add_argument_group(
+        "building C against the installed package",
+        "print and exit; --cflags --libs together print both, as pkg-config does: "
+        "cc app.c $(python -m argext --cflags --libs)")
+    c.add_argument("--cflags", action="store_true", help="the compiler flag for argext.h: -I<dir>")
+    c.add_argument("--libs", action="store_true",
+                   help="the linker flags for the shared libargext, with an rpath to it "
+                        "(Windows: the import library argext.lib)")
+    c.add_argument("--cmakedir", action="store_true",
+                   help="the CMake package's directory: -Dargext_DIR=<dir> for find_package(argext)")
+    c.add_argument("--pkgconfigdir", action="store_true",
+                   help="the directory of argext.pc, for PKG_CONFIG_PATH")
     commands = p.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     commands.add_parser(
         "check", help="print the version, kernel ISA, threads and support matrix, then check "
@@ -243,10 +256,32 @@ def parser():
     return p
 
 
+def build_flags(args):
+    """The words --cflags, --libs, --cmakedir and --pkgconfigdir ask for."""
+    (lib,) = argext.get_library_dirs()
+    words = []
+    if args.cflags:
+        words.append(f"-I{argext.get_include()}")
+    if args.libs:
+        words += ([os.path.join(lib, "argext.lib")] if sys.platform == "win32" else
+                  [f"-L{lib}", "-largext", f"-Wl,-rpath,{lib}"])
+    if args.cmakedir:
+        words.append(argext.get_cmake_dir())
+    if args.pkgconfigdir:
+        words.append(os.path.join(lib, "pkgconfig"))
+    return words
+
+
 def main(argv):
     p = parser()
     # The bench parses its own arguments (--help included): everything after `bench` is its.
     args, rest = p.parse_known_args(argv)
+    words = build_flags(args)
+    if words:
+        if args.command or rest:
+            p.error("--cflags, --libs, --cmakedir and --pkgconfigdir take no command or other arguments")
+        print(" ".join(words))
+        return 0
     if args.command == "bench":
         from argext import _bench
 
