@@ -1,5 +1,5 @@
 """python -m argext [check]: version, kernel ISA, support matrix, and a self-check.
-python -m argext bench ...: the benchmark against NumPy and other peers (argext/_bench.py,
+python -m argext bench ...: the benchmark against NumPy and other peers (argext/_bench/,
 whose own --help lists its options). python -m argext --help: the commands.
 
 The self-check compares every public function (ArgMax/ArgMin at every version,
