@@ -38,6 +38,7 @@ def test_version():
     (["bnch"], "invalid choice: 'bnch'"),
     (["--frob"], "unrecognized arguments: --frob"),
     (["check", "now"], "unrecognized arguments: now"),
+    (["--libs", "bench"], "take no command or other arguments"),
 ])
 def test_unknown_command_or_option_exits_2(args, message):
     """argparse's usage and message on stderr, exit status 2, and no self-check run."""
