@@ -24,8 +24,9 @@ index overflow are refused with the in-memory function's own error: before
 computing when the extents are known, while computing when they are not.
 
 Hardmax needs no rechunking either: it is the same reduction (the first
-maximum of each row) followed by a blockwise one-hot, each chunk's offset
-along the row coming from the extents of the chunks before it.
+maximum of each row) followed by a blockwise one-hot; along an axis of
+unknown chunk sizes each chunk's offset is summed from the extents of the
+chunks before it.
 
 Needs dask[array] (pip install "argext[dask]"); `import argext` does not import it.
 """
@@ -312,12 +313,16 @@ def _block_starts(x, axis):
     return da.cumsum(extent, axis=axis) - extent
 
 
-def _one_hot(block, best, *starts, rows):
-    """1 where an element's position along every row axis is the winner's."""
+def _one_hot(block, best, *starts, rows, unknown, block_info=None):
+    """1 where an element's position along every row axis is the winner's; a
+    chunk's offset along an axis of unknown chunk sizes comes from `starts`."""
+    offsets = {r: start.item() for r, start in zip(unknown, starts)}
+    location = block_info[0]["array-location"]
     hit = np.ones((1,) * block.ndim, bool)
-    for j, (r, start) in enumerate(zip(rows, starts)):
+    for j, r in enumerate(rows):
         position = np.arange(block.shape[r]).reshape([-1 if d == r else 1 for d in range(block.ndim)])
-        hit = hit & (position + start.item() == best["pos"][..., j])
+        start = offsets[r] if r in offsets else location[r][0]
+        hit = hit & (position + start == best["pos"][..., j])
     return np.broadcast_to(hit, block.shape).astype(block.dtype)
 
 
@@ -337,6 +342,7 @@ def hardmax(input, axis=None, *, opset=None, split_every=None):
         return da.zeros(x.shape, x.dtype, chunks=x.chunks)
     rows = tuple(range(a, x.ndim)) if schema.coerce_2d else (a,)
     best = _tree(x, rows, _Search(is_min=False), split_every)
-    starts = [_block_starts(x, r) for r in rows]
-    return da.map_blocks(_one_hot, x, best, *starts, rows=rows, dtype=x.dtype, chunks=x.chunks,
-                         meta=np.empty((0,) * x.ndim, x.dtype))
+    unknown = [r for r in rows if any(math.isnan(c) for c in x.chunks[r])]
+    starts = [_block_starts(x, r) for r in unknown]
+    return da.map_blocks(_one_hot, x, best, *starts, rows=rows, unknown=unknown, dtype=x.dtype,
+                         chunks=x.chunks, meta=np.empty((0,) * x.ndim, x.dtype))
