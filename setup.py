@@ -57,7 +57,9 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
-        flags = ["/O2"] if msvc else ["-O3", "-g0", "-fvisibility=hidden", "-pthread"]
+        # /GL- : setuptools compiles with /GL, whose objects only the same MSVC version can
+        # link; argext_static.lib is made of these objects and must link with any.
+        flags = ["/O2", "/GL-"] if msvc else ["-O3", "-g0", "-fvisibility=hidden", "-pthread"]
         # threadpoolctl finds argext's pool by these symbols of the extension module.
         links = [f"/EXPORT:{name}" for name in THREAD_SYMBOLS] if msvc else ["-pthread"]
         for ext in self.extensions:
