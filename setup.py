@@ -124,7 +124,8 @@ class Library:
     def shared_linker(self):
         """Python's command for linking extension modules (its compiler and arch
         flags), turned into one that makes a shared library."""
-        command = list(self.compiler.linker_so)
+        # Not the build machine's rpaths (Python's LDSHARED may carry its own lib folder).
+        command = [c for c in self.compiler.linker_so if not c.startswith("-Wl,-rpath")]
         if self.macos:  # a -bundle that leaves symbols to the interpreter -> a dylib
             for i in reversed(range(len(command))):
                 if command[i] == "-undefined":

@@ -90,10 +90,13 @@ def test_the_package_holds_the_library():
 
 
 def test_shared_library_exports_only_the_api(cc):
-    """libargext.so's dynamic symbols are argext.h's functions, no internals."""
-    if shutil.which("nm") is None or sys.platform != "linux":
-        pytest.skip("needs nm on Linux")
+    """libargext.so's dynamic symbols are argext.h's functions, no internals; it
+    carries no rpath of the machine that built it."""
+    if shutil.which("nm") is None or shutil.which("readelf") is None or sys.platform != "linux":
+        pytest.skip("needs nm and readelf on Linux")
     (lib,) = argext.get_library_dirs()
+    dynamic = run(["readelf", "-d", os.path.join(lib, "libargext.so")])
+    assert "RPATH" not in dynamic and "RUNPATH" not in dynamic
     out = run(["nm", "-D", "--defined-only", os.path.join(lib, "libargext.so")])
     exported = {line.split()[-1] for line in out.splitlines() if " T " in line}
     header = (Path(argext.get_include()) / "argext.h").read_text()
