@@ -45,6 +45,7 @@ from argext import _errors
 __all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax",
            "reduce_argmin"]
 
+
 class _Search:
     """What a reduction looks for: the minimum or the maximum, the first or
     the last occurrence; skip_nan: NaN counts as the losing infinity (NumPy's
@@ -187,7 +188,8 @@ def _refuse(call, dtype, shape, axes, limit):
     count = math.prod(shape[a] for a in axes)
     if count == 0 or count - 1 > limit:
         call(np.broadcast_to(np.zeros((), dtype), shape))
-        raise ValueError(f"cannot reduce over axes {list(axes)} of shape {shape}")  # call refused nothing
+        # In case the in-memory function took it after all: still no index from nothing.
+        raise ValueError(f"cannot reduce over axes {list(axes)} of shape {shape}")
 
 
 def _finish(candidates, axes, call, data_dtype, shape, limit, skip_nan, output_dtype):
