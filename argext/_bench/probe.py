@@ -82,7 +82,9 @@ class Probe:
         self.measured = {}  # (threads, nbytes) -> bytes/s
 
     def __call__(self, nbytes, threads=1):
-        nbytes = max(64 * threads, nbytes // (8 * threads) * 8 * threads)
+        # Eight sizes an octave: inputs of about the same size share one probe.
+        step = 1 << max(3, nbytes.bit_length() - 4)
+        nbytes = max(64 * threads, (nbytes + step // 2) // step * step // (8 * threads) * 8 * threads)
         key = (threads, nbytes)
         if key not in self.measured:
             x = np.random.default_rng(1).integers(0, 2**62, nbytes // 8, dtype=np.uint64)
