@@ -1,5 +1,5 @@
 # Type stubs of argext's public API (the compiled argext._core behind it).
-from typing import Any, Literal, Sequence, SupportsIndex, TypeVar, overload
+from typing import Any, Literal, Protocol, Sequence, SupportsIndex, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -17,11 +17,18 @@ _Flag = SupportsIndex | bool | np.bool_
 # a dtype or scalar type gives NDArray[np.integer[Any]] (NumPy's typing lets
 # np.int64 and np.int32 overlap).
 
+# An array of another library (torch, JAX, array-api-strict, ...) read through
+# DLPack: the result comes back in its type.
+class _SupportsDLPack(Protocol):
+    def __dlpack__(self, /, *, stream: Any = ...) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
 __version__: str
 
 class SpecError(ValueError): ...
 class SpecTypeError(SpecError, TypeError): ...
 
+@overload
 def argmax(
     data: npt.ArrayLike,
     axis: SupportsIndex = 0,
@@ -31,15 +38,16 @@ def argmax(
     opset: SupportsIndex | None = None,
     out: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.int64]: ...
-def argmin(
-    data: npt.ArrayLike,
+@overload
+def argmax(
+    data: _SupportsDLPack,
     axis: SupportsIndex = 0,
     keepdims: _Flag = 1,
     select_last_index: _Flag = 0,
     *,
     opset: SupportsIndex | None = None,
     out: npt.NDArray[np.int64] | None = None,
-) -> npt.NDArray[np.int64]: ...
+) -> Any: ...
 @overload
 def hardmax(
     input: npt.NDArray[_ScalarT],
@@ -57,6 +65,16 @@ def hardmax(
     out: npt.NDArray[Any] | None = None,
 ) -> npt.NDArray[Any]: ...
 @overload
+def hardmax(
+    input: _SupportsDLPack,
+    axis: SupportsIndex | None = None,
+    *,
+    opset: SupportsIndex | None = None,
+    out: npt.NDArray[Any] | None = None,
+) -> Any: ...
+argmin = argmax  # ArgMin's signature and result are ArgMax's
+
+@overload
 def reduce_argmax(
     data: npt.ArrayLike,
     axes: _Axes,
@@ -102,6 +120,15 @@ def reduce_argmax(
     out: npt.NDArray[np.integer[Any]] | None = None,
 ) -> npt.NDArray[np.integer[Any]]: ...
 @overload
+def reduce_argmax(
+    data: _SupportsDLPack,
+    axes: _Axes,
+    *,
+    axis_direction: _Direction = "increasing",
+    output_dtype: npt.DTypeLike = "int64",
+    out: npt.NDArray[np.integer[Any]] | None = None,
+) -> Any: ...
+@overload
 def reduce_argmin(
     data: npt.ArrayLike,
     axes: _Axes,
@@ -146,17 +173,26 @@ def reduce_argmin(
     output_dtype: npt.DTypeLike,
     out: npt.NDArray[np.integer[Any]] | None = None,
 ) -> npt.NDArray[np.integer[Any]]: ...
+@overload
+def reduce_argmin(
+    data: _SupportsDLPack,
+    axes: _Axes,
+    *,
+    axis_direction: _Direction = "increasing",
+    output_dtype: npt.DTypeLike = "int64",
+    out: npt.NDArray[np.integer[Any]] | None = None,
+) -> Any: ...
 @overload
 def nanargmax(
     a: npt.ArrayLike, axis: None = None, *, keepdims: Literal[False] = False, out: None = None
 ) -> np.intp: ...
 @overload
 def nanargmax(
-    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
+    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
 ) -> _ArrayT: ...
 @overload
 def nanargmax(
-    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
+    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
 ) -> Any: ...
 @overload
 def nanargmin(
@@ -164,11 +200,11 @@ def nanargmin(
 ) -> np.intp: ...
 @overload
 def nanargmin(
-    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
+    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
 ) -> _ArrayT: ...
 @overload
 def nanargmin(
-    a: npt.ArrayLike, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
+    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
 ) -> Any: ...
 def schema(op_type: str, opset: SupportsIndex | None = None) -> OpSchema: ...
 def version() -> str: ...

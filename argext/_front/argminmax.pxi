@@ -28,13 +28,13 @@ cdef object _onnx_arg(Entry entry, _Version v, object data, object axis, object 
         ndim = _reduced_dims(arr, reduced, c.keepdims, dims)
         result = (cnp.PyArray_EMPTY(ndim, dims, cnp.NPY_INT64, 0) if out is None
                   else _output(v.name, out, arr))
-    if _run(&c, arr, result) != ARGEXT_OK:
+    if _run(&c, arr, result, -1) != ARGEXT_OK:
         _raise(v.name, "data", arr,
                {ARGEXT_ARG_AXIS: axis, ARGEXT_ARG_KEEPDIMS: keepdims,
                 ARGEXT_ARG_SELECT_LAST_INDEX: select_last_index},
                out=out, out_shape=cnp.PyArray_IntTupleFromIntp(ndim, dims),
                out_dtype=_INT64)
-    return _finish(result, out)
+    return _finish(result, out, data, ARGEXT_INT64)
 
 
 def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
@@ -44,8 +44,13 @@ def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     as the largest value; select_last_index=1 (opset >= 12) picks the last
     occurrence instead of the first.
     """
-    return _onnx_arg(ENTRY_ARGMAX, _ARGMAX_NEWEST if opset is None else _version("ArgMax", opset),
-                     data, axis, keepdims, select_last_index, out)
+    cdef _Version v = _ARGMAX_NEWEST if opset is None else _version("ArgMax", opset)
+    if type(data) is not np.ndarray and _columnar(data):
+        return _columns.reduce(
+            functools.partial(argmax, axis=axis, keepdims=keepdims,
+                              select_last_index=select_last_index, opset=opset, out=out),
+            v.name, "data", data, is_min=False, nan_wins=True, last=select_last_index in (1, True))
+    return _onnx_arg(ENTRY_ARGMAX, v, data, axis, keepdims, select_last_index, out)
 
 
 def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=None):
@@ -55,5 +60,10 @@ def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     as the smallest value; select_last_index=1 (opset >= 12) picks the last
     occurrence instead of the first.
     """
-    return _onnx_arg(ENTRY_ARGMIN, _ARGMIN_NEWEST if opset is None else _version("ArgMin", opset),
-                     data, axis, keepdims, select_last_index, out)
+    cdef _Version v = _ARGMIN_NEWEST if opset is None else _version("ArgMin", opset)
+    if type(data) is not np.ndarray and _columnar(data):
+        return _columns.reduce(
+            functools.partial(argmin, axis=axis, keepdims=keepdims,
+                              select_last_index=select_last_index, opset=opset, out=out),
+            v.name, "data", data, is_min=True, nan_wins=True, last=select_last_index in (1, True))
+    return _onnx_arg(ENTRY_ARGMIN, v, data, axis, keepdims, select_last_index, out)

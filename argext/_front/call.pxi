@@ -49,12 +49,14 @@ cdef argext_status _invoke(Call *c) noexcept nogil:
     return argext_hardmax_onto_zeros(x, o, c.axis, c.version)
 
 
-cdef argext_status _run(Call *c, cnp.ndarray data, object out_array) noexcept:
-    """The C call on `data` into `out_array` (None: no output shape exists)."""
+cdef argext_status _run(Call *c, cnp.ndarray data, object out_array, int out_code) noexcept:
+    """The C call on `data` into `out_array` (None: no output shape exists)
+    of dtype code out_code (-1: out_array's dtype says)."""
     cdef argext_status st
     c.has_out = out_array is not None
     if c.has_out:
-        _describe(&c.out, <cnp.ndarray>out_array, _code((<cnp.ndarray>out_array).dtype))
+        _describe(&c.out, <cnp.ndarray>out_array,
+                  out_code if out_code >= 0 else _code((<cnp.ndarray>out_array).dtype))
     # Below this many elements releasing the GIL costs more than the call.
     if cnp.PyArray_SIZE(data) < 16384:
         return _invoke(c)

@@ -26,7 +26,7 @@ def _raise(str context, str what, cnp.ndarray data, dict given, int style=STYLE_
             raise _errors.out_dtype(context, out.dtype, out_dtype)
         raise _errors.out_shape(context, out.shape, out_shape)
     if e.status == ARGEXT_ERR_DTYPE and e.arg == ARGEXT_ARG_DATA:
-        raise _errors.dtype_refused(context, what, data.dtype, _dtype_names(allowed))
+        raise _errors.dtype_refused(context, what, _dtype_text(data, e.value), _dtype_names(allowed))
     if style == STYLE_NUMPY:
         if e.status == ARGEXT_ERR_ALL_NAN:
             raise ValueError(_errors.ALL_NAN)

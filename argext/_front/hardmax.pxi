@@ -9,6 +9,8 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     (default axis 1) and take its rows. Output: input's dtype and shape.
     """
     cdef _Version v = _version("Hardmax", opset)
+    if type(input) is not np.ndarray and _columnar(input):
+        return _columns.one_hot(hardmax, argmax, v.name, input, axis, opset, out)
     cdef Call c
     c.version = v.since
     cdef int code
@@ -23,8 +25,8 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     c.entry = ENTRY_HARDMAX_ONTO_ZEROS if out is None else ENTRY_HARDMAX
     odt = arr.dtype if not (code & ARGEXT_BYTESWAPPED) else arr.dtype.newbyteorder("=")
     result = np.zeros((<object>arr).shape, odt) if out is None else _output(v.name, out, arr)
-    if _run(&c, arr, result) != ARGEXT_OK:
+    if _run(&c, arr, result, (code & ~ARGEXT_BYTESWAPPED) if out is None else -1) != ARGEXT_OK:
         _raise(v.name, "input", arr, {ARGEXT_ARG_AXIS: given}, out=out,
                out_shape=(<object>arr).shape, out_dtype=odt, allowed=v.dtype_mask,
                spec_axis=attr)
-    return _finish(result, out)
+    return _finish(result, out, input, code)

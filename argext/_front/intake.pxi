@@ -4,6 +4,10 @@
 # The byte-order character of a non-native dtype on this machine.
 cdef char _SWAPPED_ORDER = b'>' if sys.byteorder == "little" else b'<'
 
+# A dtype code past the C core's: bool, which argext.numpy reads as uint8 (its
+# bytes are 0 and 1, ordered as False < True); no ONNX version allows it.
+cdef int _BOOL = ARGEXT_DTYPE_COUNT
+
 # ml_dtypes' bfloat16 scalar type, once seen: dtype.name runs Python code on every call.
 cdef object _bfloat16_type = None
 
@@ -22,6 +26,8 @@ cdef int _dtype_code(cnp.dtype dt):
         return ARGEXT_INT8 + lg
     if kind == b'u':
         return ARGEXT_UINT8 + lg
+    if kind == b'b':
+        return _BOOL
     if size == 2 and dt.type is _bfloat16_type:
         return ARGEXT_BFLOAT16
     if size == 2 and dt.name == "bfloat16":  # ml_dtypes: its type number is dynamic
@@ -42,12 +48,36 @@ cdef list _dtype_names(unsigned int mask):
     return [n for i, n in enumerate(DTYPES) if (mask >> i) & 1]
 
 
+cdef object _dtype_text(cnp.ndarray arr, int code):
+    """The dtype to name in a message: arr's own, or where arr views a type
+    NumPy lacks (bfloat16 through DLPack), the C core's name for `code`."""
+    code &= ~ARGEXT_BYTESWAPPED
+    if 0 <= code < ARGEXT_DTYPE_COUNT and _dtype_code(arr.dtype) != code:
+        return DTYPES[code]
+    return arr.dtype
+
+
+cdef bint _columnar(object data):
+    """An Arrow or pandas object: argext._columns reads it (nulls, chunks)."""
+    module = type(data).__module__
+    return module.startswith("pyarrow") or module.startswith("pandas")
+
+
+cdef bint _foreign(object data):
+    """An array of another library, read through DLPack (results go back to it)."""
+    return not isinstance(data, np.ndarray) and hasattr(type(data), "__dlpack__")
+
+
+cdef bint _masked(object data):
+    # numpy.ma not yet imported: no masked array can exist.
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(data, ma.MaskedArray)
+
+
 cdef int _refuse_masked(object context, str what, object data) except -1:
     """A masked array's values are not its data buffer; ONNX has no masks, and
-    honouring one would mean a filled copy. numpy.ma not yet imported: no
-    masked array can exist."""
-    ma = sys.modules.get("numpy.ma")
-    if ma is not None and isinstance(data, ma.MaskedArray):
+    honouring one would mean a filled copy."""
+    if _masked(data):
         raise TypeError(f"{context}: {what} is a numpy.ma.MaskedArray, whose masked elements "
                         f"the operator cannot skip; pass data.filled(value) to choose what "
                         f"they count as, or use numpy.ma's own argmax/argmin")
@@ -55,10 +85,15 @@ cdef int _refuse_masked(object context, str what, object data) except -1:
 
 
 cdef cnp.ndarray _intake(object context, str what, object data, unsigned int allowed, int *code):
-    """`data` as an array of an allowed dtype, read in place; *code: its C dtype code."""
+    """`data` as an array of an allowed dtype, read in place; *code: its C
+    dtype code. Arrow and pandas columns come here one chunk at a time
+    (argext._columns); objects offering __dlpack__ are read through it."""
     cdef cnp.ndarray arr
     if type(data) is np.ndarray:
         arr = <cnp.ndarray>data
+        code[0] = _code(arr.dtype)
+    elif _foreign(data):
+        arr = _from_dlpack(context, what, data, code)
     else:
         _refuse_masked(context, what, data)
         try:
@@ -66,11 +101,11 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
         except (ValueError, TypeError) as e:
             raise _errors.not_numeric(context, what, data, e) from e
         # None, and on NumPy 1.x ragged lists, become object arrays: name what was passed.
-        if arr.dtype.kind == "O":
+        if arr.dtype.kind == "O" and not isinstance(data, np.ndarray):
             raise _errors.not_numeric(context, what, data, f"{data!r:.80}")
-    code[0] = _code(arr.dtype)
+        code[0] = _code(arr.dtype)
     if code[0] < 0 or not (allowed >> (code[0] & ~ARGEXT_BYTESWAPPED)) & 1:
-        raise _errors.dtype_refused(context, what, arr.dtype, _dtype_names(allowed))
+        raise _errors.dtype_refused(context, what, _dtype_text(arr, code[0]), _dtype_names(allowed))
     return arr
 
 
@@ -136,8 +171,13 @@ cdef cnp.ndarray _output(object context, object out, cnp.ndarray src):
     return o
 
 
-cdef object _finish(cnp.ndarray result, object out):
-    if out is None or result is out:
-        return result
-    out[...] = result  # out overlapped the input: copy the finished result
-    return out
+cdef object _finish(cnp.ndarray result, object out, object data, int code):
+    """The value returned: out (given the result if it overlapped the input),
+    or the result, in the caller's array type for input read through DLPack."""
+    if out is not None:
+        if result is not out:
+            out[...] = result  # out overlapped the input: copy the finished result
+        return out
+    if type(data) is not np.ndarray and _foreign(data):
+        return _to_caller(result, data, code)
+    return result

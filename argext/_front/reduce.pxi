@@ -3,6 +3,15 @@
 _INDEX_DTYPES = {np.dtype(n) for n in _errors.INDEX_LIMITS}
 
 
+cdef object _index_limit(object output_dtype):
+    """(largest index, dtype) of a valid output_dtype, else None (the call refuses it)."""
+    try:
+        odt = np.dtype(output_dtype)
+    except (TypeError, ValueError):
+        return None
+    return (_errors.INDEX_LIMITS[odt.name], odt) if odt in _INDEX_DTYPES else None
+
+
 cdef object _multi_axis(Entry entry, str name, object data, object axes, object axis_direction,
                         object output_dtype, object out):
     cdef Call c
@@ -53,10 +62,10 @@ cdef object _multi_axis(Entry entry, str name, object data, object axes, object 
             # output_dtype and out name the output's dtype twice: only Python sees both.
             if out.dtype != odt:
                 raise _errors.out_dtype(name, out.dtype, odt)
-    if _run(&c, arr, result) != ARGEXT_OK:
+    if _run(&c, arr, result, -1) != ARGEXT_OK:
         _raise(name, "data", arr, {ARGEXT_ARG_AXES: axes}, out=out,
                out_shape=cnp.PyArray_IntTupleFromIntp(rank, dims), out_dtype=odt, listed=listed)
-    return _finish(result, out)
+    return _finish(result, out, data, _code(odt))
 
 
 def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
@@ -71,12 +80,22 @@ def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int6
     dtype or a name; OverflowError if it cannot index every reduced element.
     out: an array of exactly that dtype and the output shape; it is returned.
     """
-    return _multi_axis(ENTRY_REDUCE_ARGMAX, "reduce_argmax", data, axes, axis_direction,
-                       output_dtype, out)
+    if type(data) is not np.ndarray and _columnar(data):
+        return _columns.reduce(
+            functools.partial(reduce_argmax, axes=axes, axis_direction=axis_direction,
+                              output_dtype=output_dtype, out=out),
+            "reduce_argmax", "data", data, is_min=False, nan_wins=True,
+            last=axis_direction == "decreasing", limit=_index_limit(output_dtype))
+    return _multi_axis(ENTRY_REDUCE_ARGMAX, "reduce_argmax", data, axes, axis_direction, output_dtype, out)
 
 
 def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
     """DirectML ARGMIN over several axes at once: reduce_argmax's contract with
     the smallest element; NaN counts as the smallest."""
-    return _multi_axis(ENTRY_REDUCE_ARGMIN, "reduce_argmin", data, axes, axis_direction,
-                       output_dtype, out)
+    if type(data) is not np.ndarray and _columnar(data):
+        return _columns.reduce(
+            functools.partial(reduce_argmin, axes=axes, axis_direction=axis_direction,
+                              output_dtype=output_dtype, out=out),
+            "reduce_argmin", "data", data, is_min=True, nan_wins=True,
+            last=axis_direction == "decreasing", limit=_index_limit(output_dtype))
+    return _multi_axis(ENTRY_REDUCE_ARGMIN, "reduce_argmin", data, axes, axis_direction, output_dtype, out)

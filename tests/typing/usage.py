@@ -60,11 +60,18 @@ assert_type(argext.dask.reduce_argmin(d, -1), da.Array)
 assert_type(argext.dask.nanargmax(d, 1, None, keepdims=True, split_every=2), da.Array)
 assert_type(argext.dask.nanargmin(d), da.Array)
 
+import argext.numpy as anp  # noqa: E402
+
+o: npt.NDArray[np.intp] = np.empty(3, np.intp)
+assert_type(anp.argmax(x, 0, o), npt.NDArray[np.intp])
+assert_type(anp.nanargmin(x, axis=1, out=o), npt.NDArray[np.intp])
+anp.argmin(x, axis=None, keepdims=True)
+
 ops = argext.onnx.reference_ops()
 assert_type(ops, list[type[OpRun]])
 ReferenceEvaluator("model.onnx", new_ops=ops)
 
-argext.argmax(x, axis="0")  # type: ignore[arg-type]
+argext.argmax(x, axis="0")  # type: ignore[call-overload]
 argext.reduce_argmax(x, [0], axis_direction="up")  # type: ignore[call-overload]
 argext.set_isa("sse9")  # type: ignore[arg-type]
 argext.dask.argmax(d, opset="13")  # type: ignore[arg-type]
