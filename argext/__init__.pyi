@@ -128,60 +128,8 @@ def reduce_argmax(
     output_dtype: npt.DTypeLike = "int64",
     out: npt.NDArray[np.integer[Any]] | None = None,
 ) -> Any: ...
-@overload
-def reduce_argmin(
-    data: npt.ArrayLike,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: Literal["int64"] = "int64",
-    out: npt.NDArray[np.int64] | None = None,
-) -> npt.NDArray[np.int64]: ...
-@overload
-def reduce_argmin(
-    data: npt.ArrayLike,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: Literal["int32"],
-    out: npt.NDArray[np.int32] | None = None,
-) -> npt.NDArray[np.int32]: ...
-@overload
-def reduce_argmin(
-    data: npt.ArrayLike,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: Literal["uint64"],
-    out: npt.NDArray[np.uint64] | None = None,
-) -> npt.NDArray[np.uint64]: ...
-@overload
-def reduce_argmin(
-    data: npt.ArrayLike,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: Literal["uint32"],
-    out: npt.NDArray[np.uint32] | None = None,
-) -> npt.NDArray[np.uint32]: ...
-@overload
-def reduce_argmin(
-    data: npt.ArrayLike,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: npt.DTypeLike,
-    out: npt.NDArray[np.integer[Any]] | None = None,
-) -> npt.NDArray[np.integer[Any]]: ...
-@overload
-def reduce_argmin(
-    data: _SupportsDLPack,
-    axes: _Axes,
-    *,
-    axis_direction: _Direction = "increasing",
-    output_dtype: npt.DTypeLike = "int64",
-    out: npt.NDArray[np.integer[Any]] | None = None,
-) -> Any: ...
+reduce_argmin = reduce_argmax  # the same signature and result types
+
 @overload
 def nanargmax(
     a: npt.ArrayLike, axis: None = None, *, keepdims: Literal[False] = False, out: None = None
@@ -194,18 +142,8 @@ def nanargmax(
 def nanargmax(
     a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
 ) -> Any: ...
-@overload
-def nanargmin(
-    a: npt.ArrayLike, axis: None = None, *, keepdims: Literal[False] = False, out: None = None
-) -> np.intp: ...
-@overload
-def nanargmin(
-    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: _ArrayT
-) -> _ArrayT: ...
-@overload
-def nanargmin(
-    a: npt.ArrayLike | _SupportsDLPack, axis: SupportsIndex | None = None, *, keepdims: bool = False, out: None = None
-) -> Any: ...
+nanargmin = nanargmax
+
 def schema(op_type: str, opset: SupportsIndex | None = None) -> OpSchema: ...
 def version() -> str: ...
 def get_include() -> str: ...
