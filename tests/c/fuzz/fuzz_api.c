@@ -414,6 +414,16 @@ static void describe(void)
 static int in_range(int64_t a, int rank) { return a >= -rank && a < rank; }
 static int norm(int64_t a, int rank) { return (int)(a < 0 ? a + rank : a); }
 
+/* A ranked descriptor's faults: its shape and strides, or a NULL data pointer
+   where it has elements. */
+static unsigned layout_faults(const tensor *x, size_t size)
+{
+    int64_t count, lo, hi;
+    if (!layout(x, size, &count, &lo, &hi))
+        return BIT(ARGEXT_ERR_SHAPE);
+    return count > 0 && !x->t.data ? BIT(ARGEXT_ERR_NULL) : 0;
+}
+
 /* The statuses a refusal of c may carry (0: the call is valid), and the
    reduced axes of a valid one. */
 static unsigned faults(const call *c, unsigned char *reduced, int *keep)
@@ -441,11 +451,7 @@ static unsigned faults(const call *c, unsigned char *reduced, int *keep)
         return f | BIT(ARGEXT_ERR_RANK);
     if (!in->shape)
         return f | BIT(ARGEXT_ERR_NULL);
-    int64_t count, lo, hi;
-    if (!layout(&c->in, known ? itemsizes[dt] : 1, &count, &lo, &hi))
-        f |= BIT(ARGEXT_ERR_SHAPE);
-    else if (count > 0 && !in->data)
-        f |= BIT(ARGEXT_ERR_NULL);
+    f |= layout_faults(&c->in, known ? itemsizes[dt] : 1);
     int rank = in->rank;
     /* the reduced axes */
     switch (c->op) {
@@ -512,11 +518,7 @@ static unsigned faults(const call *c, unsigned char *reduced, int *keep)
         return f | BIT(ARGEXT_ERR_RANK) | BIT(ARGEXT_ERR_OUTPUT);
     if (out->rank > 0 && !out->shape)
         return f | BIT(ARGEXT_ERR_NULL);
-    int64_t ocount, olo, ohi;
-    if (!layout(&c->out, oknown ? itemsizes[odt] : 1, &ocount, &olo, &ohi))
-        f |= BIT(ARGEXT_ERR_SHAPE);
-    else if (ocount > 0 && !out->data)
-        f |= BIT(ARGEXT_ERR_NULL);
+    f |= layout_faults(&c->out, oknown ? itemsizes[odt] : 1);
     if (hard) {
         if (!oknown || odt != dt)
             f |= BIT(ARGEXT_ERR_OUTPUT);
