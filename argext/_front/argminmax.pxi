@@ -28,7 +28,7 @@ cdef object _onnx_arg(Entry entry, _Version v, object data, object axis, object 
         ndim = _reduced_dims(arr, reduced, c.keepdims, dims)
         result = (cnp.PyArray_EMPTY(ndim, dims, cnp.NPY_INT64, 0) if out is None
                   else _output(v.name, out, arr))
-    if _run(&c, arr, result, -1) != ARGEXT_OK:
+    if _run(&c, arr, result, ARGEXT_INT64 if out is None else -1) != ARGEXT_OK:
         _raise(v.name, "data", arr,
                {ARGEXT_ARG_AXIS: axis, ARGEXT_ARG_KEEPDIMS: keepdims,
                 ARGEXT_ARG_SELECT_LAST_INDEX: select_last_index},
@@ -45,7 +45,7 @@ def argmax(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     occurrence instead of the first.
     """
     cdef _Version v = _ARGMAX_NEWEST if opset is None else _version("ArgMax", opset)
-    if type(data) is not np.ndarray and _columnar(data):
+    if type(data) is not cnp.ndarray and _columnar(data):
         return _columns.reduce(
             functools.partial(argmax, axis=axis, keepdims=keepdims,
                               select_last_index=select_last_index, opset=opset, out=out),
@@ -61,7 +61,7 @@ def argmin(data, axis=0, keepdims=1, select_last_index=0, *, opset=None, out=Non
     occurrence instead of the first.
     """
     cdef _Version v = _ARGMIN_NEWEST if opset is None else _version("ArgMin", opset)
-    if type(data) is not np.ndarray and _columnar(data):
+    if type(data) is not cnp.ndarray and _columnar(data):
         return _columns.reduce(
             functools.partial(argmin, axis=axis, keepdims=keepdims,
                               select_last_index=select_last_index, opset=opset, out=out),

@@ -9,7 +9,7 @@ def hardmax(input, axis=None, *, opset=None, out=None):
     (default axis 1) and take its rows. Output: input's dtype and shape.
     """
     cdef _Version v = _version("Hardmax", opset)
-    if type(input) is not np.ndarray and _columnar(input):
+    if type(input) is not cnp.ndarray and _columnar(input):
         return _columns.one_hot(hardmax, argmax, v.name, input, axis, opset, out)
     cdef Call c
     c.version = v.since

@@ -65,7 +65,7 @@ cdef bint _columnar(object data):
 
 cdef bint _foreign(object data):
     """An array of another library, read through DLPack (results go back to it)."""
-    return not isinstance(data, np.ndarray) and hasattr(type(data), "__dlpack__")
+    return not isinstance(data, cnp.ndarray) and hasattr(type(data), "__dlpack__")
 
 
 cdef bint _masked(object data):
@@ -89,7 +89,7 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
     dtype code. Arrow and pandas columns come here one chunk at a time
     (argext._columns); objects offering __dlpack__ are read through it."""
     cdef cnp.ndarray arr
-    if type(data) is np.ndarray:
+    if type(data) is cnp.ndarray:
         arr = <cnp.ndarray>data
         code[0] = _code(arr.dtype)
     elif _foreign(data):
@@ -101,7 +101,7 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
         except (ValueError, TypeError) as e:
             raise _errors.not_numeric(context, what, data, e) from e
         # None, and on NumPy 1.x ragged lists, become object arrays: name what was passed.
-        if arr.dtype.kind == "O" and not isinstance(data, np.ndarray):
+        if arr.dtype.kind == "O" and not isinstance(data, cnp.ndarray):
             raise _errors.not_numeric(context, what, data, f"{data!r:.80}")
         code[0] = _code(arr.dtype)
     if code[0] < 0 or not (allowed >> (code[0] & ~ARGEXT_BYTESWAPPED)) & 1:
@@ -159,9 +159,9 @@ cdef cnp.ndarray _output(object context, object out, cnp.ndarray src):
     facts are checked, or, where it shares memory with `src`, a fresh array
     like it that _finish copies back. Its dtype and shape are the C core's to
     check (ARGEXT_ARG_OUTPUT)."""
-    if type(out) is not np.ndarray and not isinstance(out, np.ndarray):
+    if type(out) is not cnp.ndarray and not isinstance(out, cnp.ndarray):
         raise TypeError(f"{context}: out must be a numpy.ndarray, got {type(out).__name__}")
-    if type(out) is not np.ndarray:
+    if type(out) is not cnp.ndarray:
         _refuse_masked(context, "out", out)
     cdef cnp.ndarray o = <cnp.ndarray>out
     if not o.flags.writeable:
@@ -178,6 +178,6 @@ cdef object _finish(cnp.ndarray result, object out, object data, int code):
         if result is not out:
             out[...] = result  # out overlapped the input: copy the finished result
         return out
-    if type(data) is not np.ndarray and _foreign(data):
+    if type(data) is not cnp.ndarray and _foreign(data):
         return _to_caller(result, data, code)
     return result

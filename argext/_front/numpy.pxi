@@ -9,7 +9,7 @@ cdef dict _NUMPY_NAMES = {ENTRY_ARGMAX: "argmax", ENTRY_ARGMIN: "argmin",
 cdef object _numpy_out(str name, object out, cnp.ndarray result):
     """result written into `out` by NumPy's rules: an ndarray of result's
     shape whose dtype the indices cast to safely (intp's kinds)."""
-    if not isinstance(out, np.ndarray):
+    if not isinstance(out, cnp.ndarray):
         raise TypeError("output must be an array")
     if not np.can_cast(out.dtype, np.intp, "safe") or out.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from {out.dtype!r} to {np.dtype(np.intp)!r} "
@@ -74,7 +74,7 @@ cdef object _numpy_arg(Entry entry, object a, object axis, object out, bint keep
         result = result.reshape(())
     if out is not None:
         return _numpy_out(name, out, result)
-    if type(a) is not np.ndarray and isinstance(a, np.ndarray) and result.ndim:
+    if type(a) is not cnp.ndarray and isinstance(a, cnp.ndarray) and result.ndim:
         return result.view(type(a))  # a subclass, as ndarray.argmax returns one
     if _foreign(a):
         return _to_caller(result, a, ARGEXT_INT64)
@@ -94,7 +94,7 @@ cdef object _numpy_columns(Entry entry, object function, object a, object axis, 
 def _numpy_function(int entry, a, axis, out, keepdims, fallback, function):
     """argext.numpy's functions: entry (ENTRY_*), fallback as in _numpy_arg,
     function: the public function itself (for columns, called per chunk)."""
-    if type(a) is not np.ndarray and _columnar(a):
+    if type(a) is not cnp.ndarray and _columnar(a):
         return _numpy_columns(<Entry>entry, function, a, axis, out, keepdims)
     return _numpy_arg(<Entry>entry, a, axis, out, keepdims, fallback)
 

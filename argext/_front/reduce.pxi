@@ -80,7 +80,7 @@ def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int6
     dtype or a name; OverflowError if it cannot index every reduced element.
     out: an array of exactly that dtype and the output shape; it is returned.
     """
-    if type(data) is not np.ndarray and _columnar(data):
+    if type(data) is not cnp.ndarray and _columnar(data):
         return _columns.reduce(
             functools.partial(reduce_argmax, axes=axes, axis_direction=axis_direction,
                               output_dtype=output_dtype, out=out),
@@ -92,7 +92,7 @@ def reduce_argmax(data, axes, *, axis_direction="increasing", output_dtype="int6
 def reduce_argmin(data, axes, *, axis_direction="increasing", output_dtype="int64", out=None):
     """DirectML ARGMIN over several axes at once: reduce_argmax's contract with
     the smallest element; NaN counts as the smallest."""
-    if type(data) is not np.ndarray and _columnar(data):
+    if type(data) is not cnp.ndarray and _columnar(data):
         return _columns.reduce(
             functools.partial(reduce_argmin, axes=axes, axis_direction=axis_direction,
                               output_dtype=output_dtype, out=out),
