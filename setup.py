@@ -29,14 +29,16 @@ def version():
     return re.search(r'#define ARGEXT_VERSION_STRING "([^"]+)"', header).group(1)
 
 
-# Each ISA's kernel file compiles its own code for its instruction set with a
-# target pragma (kernels.h), so gcc and clang need no per-file flags, and cross
-# and multi-architecture builds (macOS universal2) work. MSVC on x64 also gets
-# /arch on the AVX files, so that the compiler's own code there may use VEX.
-MSVC_X64_ARCH = {
-    "kernels_avx2.c": ["/arch:AVX2"],
-    "kernels_avx512.c": ["/arch:AVX512"],
-}
+def msvc_x64_arch():
+    """MSVC's /arch flag per ISA kernel file, from the one ISA list (csrc/kernels/isa_list.h):
+    gcc and clang compile each file for its level by a target pragma; MSVC on x64 also gets
+    /arch on the AVX files, so that the compiler's own code there may use VEX."""
+    rows = re.findall(r'X\((\w+), (\w+), \d+, \w+, "[^"]*", "([^"]*)"\)',
+                      (ROOT / "csrc" / "kernels" / "isa_list.h").read_text())
+    return {f"{name}.c": [flag] for _, name, flag in rows if flag}
+
+
+MSVC_X64_ARCH = msvc_x64_arch()
 THREAD_SYMBOLS = ["argext_get_num_threads", "argext_set_num_threads", "argext_version"]
 
 

@@ -110,3 +110,4 @@ cdef extern from "argext.h" nogil:
     argext_isa argext_get_isa()
     argext_status argext_set_isa(argext_isa isa)
     const char *argext_isa_name(argext_isa isa)
+    int argext_isa_rank(argext_isa isa)

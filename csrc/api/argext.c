@@ -324,7 +324,7 @@ static int is_nan_at(const char *p, int dtype)
     for (size_t i = 0; i < n; i++)
         b[i] = (unsigned char)p[dtype & ARGEXT_BYTESWAPPED ? n - 1 - i : i];
     switch (dtype & ~ARGEXT_BYTESWAPPED) {
-#define NAN_CASE(ENUM, NAME, ET, KT, KMAX)                                                 \
+#define NAN_CASE(ENUM, NAME, ET, KT, KMAX, ...)                                         \
     case ARGEXT_##ENUM: {                                                                  \
         ET v;                                                                              \
         memcpy(&v, b, sizeof v);                                                           \

@@ -319,7 +319,7 @@ int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const
 {
     int c = 0;
     switch (p->dtype) {
-#define BETTER_CASE(ENUM, NAME, ET, KT, KMAX)  \
+#define BETTER_CASE(ENUM, NAME, ET, KT, KMAX, ...)  \
     case ARGEXT_##ENUM: {                      \
         KT x, y;                               \
         memcpy(&x, key_a, sizeof x);           \

@@ -140,7 +140,7 @@ typedef enum argext_direction {
 } argext_direction;
 
 /* Instruction-set levels. The values are ABI: new levels are appended, so
-   their order is not their rank (argext_isa_best knows the ranking). */
+   their order is not their rank (argext_isa_rank gives it). */
 typedef enum argext_isa {
     ARGEXT_ISA_BASELINE = 0, /* portable C (what the compiler vectorises) */
     ARGEXT_ISA_AVX2 = 1,     /* x86-64 */
@@ -302,6 +302,7 @@ ARGEXT_API argext_isa argext_isa_best(void);             /* best supported level
 ARGEXT_API argext_isa argext_get_isa(void);              /* level in use */
 ARGEXT_API argext_status argext_set_isa(argext_isa isa); /* force a supported level */
 ARGEXT_API const char *argext_isa_name(argext_isa isa);  /* "baseline", "sse2", "avx2", ... */
+ARGEXT_API int argext_isa_rank(argext_isa isa);          /* order among one architecture's levels, lowest first; -1 if unknown */
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * (Advanced SIMD) part of AArch64; other architectures run the baseline only.
  */
 #include "kernels/cpu_features.h"
-#include "kernels/kernels.h"
+#include "kernels/platform.h"
 
 #ifdef ARGEXT_X86_64
 #if defined(_MSC_VER) && !defined(__clang__)

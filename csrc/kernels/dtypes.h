@@ -20,41 +20,40 @@
 #include "argext.h"
 
 /*
- * X(ENUM, name, element type, key type, key maximum)
- * Float elements are carried as unsigned bit patterns of their width.
+ * X(ENUM, name, element type, key type, key maximum, lane, kind, +inf, one)
+ *   lane  the SIMD template's lane type (kernels/simd/template.h): s8 .. s64;
+ *   kind  FLOAT (carried as the unsigned bit pattern of its width), SIGNED
+ *         or UNSIGNED;
+ *   +inf  the bits of +infinity (floats; 0 for integers), one the bits of 1.
+ * A float's magnitude mask (every bit but the sign) is its key maximum.
  */
-#define ARGEXT_DTYPES(X)                                        \
-    X(FLOAT16, float16, uint16_t, int16_t, INT16_MAX)           \
-    X(BFLOAT16, bfloat16, uint16_t, int16_t, INT16_MAX)         \
-    X(FLOAT32, float32, uint32_t, int32_t, INT32_MAX)           \
-    X(FLOAT64, float64, uint64_t, int64_t, INT64_MAX)           \
-    X(INT8, int8, int8_t, int8_t, INT8_MAX)                     \
-    X(INT16, int16, int16_t, int16_t, INT16_MAX)                \
-    X(INT32, int32, int32_t, int32_t, INT32_MAX)                \
-    X(INT64, int64, int64_t, int64_t, INT64_MAX)                \
-    X(UINT8, uint8, uint8_t, uint8_t, UINT8_MAX)                \
-    X(UINT16, uint16, uint16_t, uint16_t, UINT16_MAX)           \
-    X(UINT32, uint32, uint32_t, uint32_t, UINT32_MAX)           \
-    X(UINT64, uint64, uint64_t, uint64_t, UINT64_MAX)
+#define ARGEXT_DTYPES_WITH(X, C)                                                        \
+    X(C, FLOAT16, float16, uint16_t, int16_t, INT16_MAX, s16, FLOAT, 0x7c00u, 0x3c00u) \
+    X(C, BFLOAT16, bfloat16, uint16_t, int16_t, INT16_MAX, s16, FLOAT, 0x7f80u, 0x3f80u) \
+    X(C, FLOAT32, float32, uint32_t, int32_t, INT32_MAX, s32, FLOAT, 0x7f800000u, 0x3f800000u) \
+    X(C, FLOAT64, float64, uint64_t, int64_t, INT64_MAX, s64, FLOAT, 0x7ff0000000000000u,   \
+      0x3ff0000000000000u)                                                      \
+    X(C, INT8, int8, int8_t, int8_t, INT8_MAX, s8, SIGNED, 0, 1)                   \
+    X(C, INT16, int16, int16_t, int16_t, INT16_MAX, s16, SIGNED, 0, 1)             \
+    X(C, INT32, int32, int32_t, int32_t, INT32_MAX, s32, SIGNED, 0, 1)             \
+    X(C, INT64, int64, int64_t, int64_t, INT64_MAX, s64, SIGNED, 0, 1)             \
+    X(C, UINT8, uint8, uint8_t, uint8_t, UINT8_MAX, s8, UNSIGNED, 0, 1)            \
+    X(C, UINT16, uint16, uint16_t, uint16_t, UINT16_MAX, s16, UNSIGNED, 0, 1)      \
+    X(C, UINT32, uint32, uint32_t, uint32_t, UINT32_MAX, s32, UNSIGNED, 0, 1)      \
+    X(C, UINT64, uint64, uint64_t, uint64_t, UINT64_MAX, s64, UNSIGNED, 0, 1)
 
-/* Float layouts: magnitude mask, the bits of +infinity and of 1.0. */
-#define ARGEXT_FLOAT16_MAG 0x7fffu
-#define ARGEXT_FLOAT16_INF 0x7c00u
-#define ARGEXT_FLOAT16_ONE 0x3c00u
-#define ARGEXT_BFLOAT16_MAG 0x7fffu
-#define ARGEXT_BFLOAT16_INF 0x7f80u
-#define ARGEXT_BFLOAT16_ONE 0x3f80u
-#define ARGEXT_FLOAT32_MAG 0x7fffffffu
-#define ARGEXT_FLOAT32_INF 0x7f800000u
-#define ARGEXT_FLOAT32_ONE 0x3f800000u
-#define ARGEXT_FLOAT64_MAG 0x7fffffffffffffffull
-#define ARGEXT_FLOAT64_INF 0x7ff0000000000000ull
-#define ARGEXT_FLOAT64_ONE 0x3ff0000000000000ull
+/* ARGEXT_DTYPES(X): X(ENUM, name, ...) for each dtype; ARGEXT_DTYPES_WITH(X,
+   C): X(C, ENUM, name, ...), C passed through (kernels/table.h). */
+#define ARGEXT_DTYPES(X) ARGEXT_DTYPES_WITH(ARGEXT_DTYPE_CALL, X)
+#define ARGEXT_DTYPE_CALL(X, ...) X(__VA_ARGS__)
+
+enum { ARGEXT_KIND_FLOAT, ARGEXT_KIND_SIGNED, ARGEXT_KIND_UNSIGNED };
 
 /* Element size in bytes of a valid dtype (flags removed), 0 otherwise. */
 static inline size_t argext_itemsize(int dtype)
 {
-#define ARGEXT_SIZE_CASE(ENUM, NAME, ET, KT, KMAX) case ARGEXT_##ENUM: return sizeof(ET);
+#define ARGEXT_SIZE_CASE(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE) \
+    case ARGEXT_##ENUM: return sizeof(ET);
     switch (dtype) {
     ARGEXT_DTYPES(ARGEXT_SIZE_CASE)
     default: return 0;
@@ -62,30 +61,30 @@ static inline size_t argext_itemsize(int dtype)
 #undef ARGEXT_SIZE_CASE
 }
 
-/* The bits of 1.0 in a float dtype, as an unsigned integer of its width;
-   0 for the integer dtypes. */
+/* The bits of the value 1 in a valid dtype, as an unsigned integer of its
+   width (Hardmax's output); 0 otherwise. */
 static inline uint64_t argext_one_bits(int dtype)
 {
+#define ARGEXT_ONE_CASE(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE) \
+    case ARGEXT_##ENUM: return ONE;
     switch (dtype) {
-    case ARGEXT_FLOAT16: return ARGEXT_FLOAT16_ONE;
-    case ARGEXT_BFLOAT16: return ARGEXT_BFLOAT16_ONE;
-    case ARGEXT_FLOAT32: return ARGEXT_FLOAT32_ONE;
-    case ARGEXT_FLOAT64: return ARGEXT_FLOAT64_ONE;
+    ARGEXT_DTYPES(ARGEXT_ONE_CASE)
     default: return 0;
     }
+#undef ARGEXT_ONE_CASE
 }
 
 /* Branch-free (selects by masks), so that compilers vectorise loops over them. */
-#define ARGEXT_FLOAT_KEYS(NAME, UT, KT, KMAX, MAG, INF)                            \
+#define ARGEXT_KEYS_FLOAT(NAME, UT, KT, KMAX, INF)                            \
     static inline KT argext_key_##NAME(UT b)                                       \
     {                                                                              \
-        KT m = (KT)(b & (MAG));                                                    \
+        KT m = (KT)(b & (KMAX));                                                    \
         KT s = (KT) - (KT)(b >> (8 * sizeof(UT) - 1)); /* all ones if negative */  \
         return (KT)((m ^ s) - s);                                                  \
     }                                                                              \
     static inline KT argext_nan_to_max_##NAME(UT b, KT k)                          \
     {                                                                              \
-        KT nan = (KT) - (KT)((UT)(b & (MAG)) > (INF));                             \
+        KT nan = (KT) - (KT)((UT)(b & (KMAX)) > (INF));                             \
         return (KT)(k ^ ((k ^ (KT)(KMAX)) & nan));                                 \
     }                                                                              \
     static inline KT argext_keymax_##NAME(UT b)                                    \
@@ -101,7 +100,7 @@ static inline uint64_t argext_one_bits(int dtype)
        slice of NaN and those infinities, at its first place. */                 \
     static inline KT argext_nan_to_##NAME(UT b, KT k, KT nan_key)                 \
     {                                                                              \
-        KT nan = (KT) - (KT)((UT)(b & (MAG)) > (INF));                             \
+        KT nan = (KT) - (KT)((UT)(b & (KMAX)) > (INF));                             \
         return (KT)(k ^ ((k ^ nan_key) & nan));                                    \
     }                                                                              \
     static inline KT argext_keynanmax_##NAME(UT b)                                 \
@@ -112,26 +111,19 @@ static inline uint64_t argext_one_bits(int dtype)
     {                                                                              \
         return argext_nan_to_##NAME(b, (KT)~argext_key_##NAME(b), (KT) ~(KT)(INF)); \
     }                                                                              \
-    static inline int argext_is_nan_##NAME(UT b) { return (UT)(b & (MAG)) > (INF); }
+    static inline int argext_is_nan_##NAME(UT b) { return (UT)(b & (KMAX)) > (INF); }
 
-#define ARGEXT_INT_KEYS(NAME, T)                                                   \
+#define ARGEXT_KEYS_INT(NAME, T)                                                   \
     static inline T argext_keymax_##NAME(T v) { return v; }                       \
     static inline T argext_keymin_##NAME(T v) { return (T)~v; }                   \
     static inline T argext_keynanmax_##NAME(T v) { return v; }                    \
     static inline T argext_keynanmin_##NAME(T v) { return (T)~v; }                \
     static inline int argext_is_nan_##NAME(T v) { return (void)v, 0; }
 
-ARGEXT_FLOAT_KEYS(float16, uint16_t, int16_t, INT16_MAX, ARGEXT_FLOAT16_MAG, ARGEXT_FLOAT16_INF)
-ARGEXT_FLOAT_KEYS(bfloat16, uint16_t, int16_t, INT16_MAX, ARGEXT_BFLOAT16_MAG, ARGEXT_BFLOAT16_INF)
-ARGEXT_FLOAT_KEYS(float32, uint32_t, int32_t, INT32_MAX, ARGEXT_FLOAT32_MAG, ARGEXT_FLOAT32_INF)
-ARGEXT_FLOAT_KEYS(float64, uint64_t, int64_t, INT64_MAX, ARGEXT_FLOAT64_MAG, ARGEXT_FLOAT64_INF)
-ARGEXT_INT_KEYS(int8, int8_t)
-ARGEXT_INT_KEYS(int16, int16_t)
-ARGEXT_INT_KEYS(int32, int32_t)
-ARGEXT_INT_KEYS(int64, int64_t)
-ARGEXT_INT_KEYS(uint8, uint8_t)
-ARGEXT_INT_KEYS(uint16, uint16_t)
-ARGEXT_INT_KEYS(uint32, uint32_t)
-ARGEXT_INT_KEYS(uint64, uint64_t)
+#define ARGEXT_KEYS_SIGNED(NAME, ET, KT, KMAX, INF) ARGEXT_KEYS_INT(NAME, ET)
+#define ARGEXT_KEYS_UNSIGNED(NAME, ET, KT, KMAX, INF) ARGEXT_KEYS_INT(NAME, ET)
+#define ARGEXT_KEYS(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE) \
+    ARGEXT_KEYS_##KIND(NAME, ET, KT, KMAX, INF)
+ARGEXT_DTYPES(ARGEXT_KEYS)
 
 #endif /* ARGEXT_DTYPES_H */

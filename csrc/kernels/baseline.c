@@ -5,8 +5,14 @@
  */
 #include <string.h>
 
+#include "kernels/abi.h"
+#include "kernels/byteswap.h"
 #include "kernels/dtypes.h"
-#include "kernels/kernels.h"
+#include "kernels/isa_tables.h"
+#include "kernels/table.h"
+
+/* The kernels' names: argext_<op>_<shape>_<dtype>_baseline. */
+#define KERNEL(OP, SHAPE, DTYPE) argext_##OP##_##SHAPE##_##DTYPE##_baseline
 
 /* Elements per block of a contiguous row: max over the block first, then
    locate inside it only when it improves on the best so far. */
@@ -95,7 +101,7 @@
 #define GE(a, b) ((a) >= (b))
 
 #define DEFINE_COLS(FN, ET, KT, KEY)                                                      \
-    static void FN(const char *p, int64_t rows, int64_t rs, int64_t w, int64_t bn,        \
+    static void FN(const char *p, int64_t rows, int64_t rs, int64_t weight, int64_t bn,        \
                    int64_t cs, int64_t f0, int last, int init, void *bestp, int64_t *idx) \
     {                                                                                     \
         char *best = (char *)bestp;                                                       \
@@ -109,7 +115,7 @@
         }                                                                                 \
         for (; r < rows; r++) {                                                           \
             const char *q = p + r * rs;                                                   \
-            int64_t f = f0 + r * w;                                                       \
+            int64_t f = f0 + r * weight;                                                     \
             if (last)                                                                     \
                 COLS_ROW(ET, KT, KEY, q, bn, cs, f, GE);                                  \
             else                                                                          \
@@ -126,79 +132,46 @@
             idx[k] = ROW(p + k * ps, n, s, last, 1, &best);                                \
     }
 
-/* The swap kernel's prefetch, where the compiler has one. */
-#if defined(__GNUC__) || defined(__clang__)
-#define v_prefetch(p) __builtin_prefetch(p)
-#else
-#define v_prefetch(p) ((void)(p))
-#endif
-#include "kernels/byteswap.h"
-
 /* Byte-swapped rows are swapped onto the stack a block at a time. */
 #define DEFINE_ROW_SWAPPED(FN, ROW, ET)                                                    \
     static int64_t FN(const char *p, int64_t n, int64_t s, int last, int init, void *bestp) \
     {                                                                                      \
-        if (sizeof(ET) == 1) /* one byte: nothing to swap */                               \
-            return ROW(p, n, s, last, init, bestp);                                        \
         return row_swapped_blocks(ROW, p, n, s, (int)sizeof(ET), last, init, bestp);       \
     }
 
-#define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX)                                \
-    DEFINE_ROW(row_max_##NAME, ET, KT, KMAX, argext_keymax_##NAME)            \
-    DEFINE_ROW(row_min_##NAME, ET, KT, KMAX, argext_keymin_##NAME)            \
-    DEFINE_COLS(cols_max_##NAME, ET, KT, argext_keymax_##NAME)                \
-    DEFINE_COLS(cols_min_##NAME, ET, KT, argext_keymin_##NAME)                \
-    DEFINE_ROWS(rows_max_##NAME, row_max_##NAME, KT)                          \
-    DEFINE_ROWS(rows_min_##NAME, row_min_##NAME, KT)                          \
-    DEFINE_ROW(row_nanmax_##NAME, ET, KT, KMAX, argext_keynanmax_##NAME)      \
-    DEFINE_ROW(row_nanmin_##NAME, ET, KT, KMAX, argext_keynanmin_##NAME)      \
-    DEFINE_COLS(cols_nanmax_##NAME, ET, KT, argext_keynanmax_##NAME)          \
-    DEFINE_COLS(cols_nanmin_##NAME, ET, KT, argext_keynanmin_##NAME)          \
-    DEFINE_ROWS(rows_nanmax_##NAME, row_nanmax_##NAME, KT)                    \
-    DEFINE_ROWS(rows_nanmin_##NAME, row_nanmin_##NAME, KT)                    \
-    DEFINE_ROW_SWAPPED(row_swapped_max_##NAME, row_max_##NAME, ET)            \
-    DEFINE_ROW_SWAPPED(row_swapped_min_##NAME, row_min_##NAME, ET)            \
-    DEFINE_ROW_SWAPPED(row_swapped_nanmax_##NAME, row_nanmax_##NAME, ET)      \
-    DEFINE_ROW_SWAPPED(row_swapped_nanmin_##NAME, row_nanmin_##NAME, ET)
+#define DEFINE_OP(NAME, ET, KT, KMAX, OP, KEY)                                     \
+    DEFINE_ROW(KERNEL(OP, row, NAME), ET, KT, KMAX, KEY)                           \
+    DEFINE_COLS(KERNEL(OP, cols, NAME), ET, KT, KEY)                               \
+    DEFINE_ROWS(KERNEL(OP, rows, NAME), KERNEL(OP, row, NAME), KT)                 \
+    DEFINE_ROW_SWAPPED(KERNEL(OP, row_swapped, NAME), KERNEL(OP, row, NAME), ET)
+#define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE)             \
+    DEFINE_OP(NAME, ET, KT, KMAX, argmax, argext_keymax_##NAME)                \
+    DEFINE_OP(NAME, ET, KT, KMAX, argmin, argext_keymin_##NAME)                \
+    DEFINE_OP(NAME, ET, KT, KMAX, nanargmax, argext_keynanmax_##NAME)          \
+    DEFINE_OP(NAME, ET, KT, KMAX, nanargmin, argext_keynanmin_##NAME)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
-#define ENTRY(ENUM, NAME, SHAPE, OP) [ARGEXT_##ENUM] = SHAPE##_##OP##_##NAME,
-#define ROW_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, max)
-#define ROW_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, min)
-#define ROW_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmax)
-#define ROW_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row, nanmin)
-#define ROW_SWAPPED_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, max)
-#define ROW_SWAPPED_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, min)
-#define ROW_SWAPPED_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, nanmax)
-#define ROW_SWAPPED_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, row_swapped, nanmin)
-#define COLS_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, max)
-#define COLS_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, min)
-#define COLS_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, nanmax)
-#define COLS_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, cols, nanmin)
-#define ROWS_MAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, max)
-#define ROWS_MIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, min)
-#define ROWS_NANMAX(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, nanmax)
-#define ROWS_NANMIN(ENUM, NAME, ET, KT, KMAX) ENTRY(ENUM, NAME, rows, nanmin)
-#define OPS_OF(SHAPE)                                                                   \
-    {{ARGEXT_DTYPES(SHAPE##_MAX)}, {ARGEXT_DTYPES(SHAPE##_MIN)},                        \
-     {ARGEXT_DTYPES(SHAPE##_NANMAX)}, {ARGEXT_DTYPES(SHAPE##_NANMIN)}}
-
 /* No column kernel reads byte-swapped input in place here. */
-static int cols_swapped_none(const char *p, int64_t rows, int64_t rs, int64_t w, int64_t bn,
-                             int64_t cs, int64_t f0, int last, int init, void *best, int64_t *idx)
+static int argext_cols_swapped_none_baseline(const char *p, int64_t rows, int64_t rs, int64_t weight,
+                                             int64_t bn, int64_t cs, int64_t f0, int last, int init,
+                                             void *best, int64_t *idx)
 {
-    (void)p, (void)rows, (void)rs, (void)w, (void)bn, (void)cs, (void)f0, (void)last, (void)init;
+    (void)p, (void)rows, (void)rs, (void)weight, (void)bn, (void)cs, (void)f0, (void)last, (void)init;
     (void)best, (void)idx;
     return 0;
 }
-#define COLS_SWAPPED_NONE(ENUM, NAME, ET, KT, KMAX) [ARGEXT_##ENUM] = cols_swapped_none,
+#define COLS_SWAPPED_NONE(ENUM, ...) [ARGEXT_##ENUM] = argext_cols_swapped_none_baseline,
+#define COLS_SWAPPED_OPS                                                                           \
+    {{ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)},                        \
+     {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}}
+
+static void argext_byteswap_baseline(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
+                                     int64_t n, int64_t s, int itemsize, int64_t ahead)
+{
+    swap_block(dst, src, rows, rs, n, s, itemsize, ahead);
+}
+#define SWAP_KERNEL argext_byteswap_baseline
 
 const argext_kernel_table argext_kernels_baseline = {
-    .row = OPS_OF(ROW),
-    .row_swapped = OPS_OF(ROW_SWAPPED),
-    .cols = OPS_OF(COLS),
-    .cols_swapped = {{ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)},
-                     {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}},
-    .rows = OPS_OF(ROWS),
-    .swap = swap_block,
+#include "kernels/table_init.h"
 };

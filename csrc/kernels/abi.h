@@ -1,0 +1,75 @@
+/*
+ * abi.h - the kernel ABI: the kernel shapes every ISA level provides for
+ * every operator (ops.h) and dtype (dtypes.h), and the table of them that
+ * the engine calls (kernels.h gives the table in use).
+ *
+ * `last` selects the last occurrence by a non-strict update instead of a
+ * strict one, never by flipping. Row and column kernels fold into a running
+ * best, so that the engine can split a reduction into pieces visited in
+ * increasing index order: with init == 0 they start from the best passed in.
+ * Bests are keys (dtypes.h), in the key type of the dtype.
+ */
+#ifndef ARGEXT_ABI_H
+#define ARGEXT_ABI_H
+
+#include <stdint.h>
+
+#include "argext.h"
+#include "kernels/ops.h"
+
+/*
+ * Row kernel: n >= 1 elements at p, byte stride `stride`. Returns the index
+ * in the row of the element that becomes the best (and stores its key in
+ * *best), or -1 when no element beats the incoming *best.
+ */
+typedef int64_t (*argext_row_kernel)(const char *p, int64_t n, int64_t stride, int last,
+                                     int init, void *best);
+
+/*
+ * Column kernel: bn columns (byte stride cs) folded over `rows` rows (byte
+ * stride rs) starting at p. Row r has flat index f0 + r * weight. best[j] holds
+ * column j's key (key type, itemsize bytes each) and idx[j] its flat index;
+ * init == 1 makes row 0 their starting value.
+ */
+typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
+                                   int64_t bn, int64_t cs, int64_t f0, int last, int init,
+                                   void *best, int64_t *idx);
+
+/*
+ * The column kernel for input of the opposite byte order, read in place:
+ * returns 1 when done, or 0, having touched nothing, for a layout it does
+ * not read in place (the caller then swaps blocks into scratch).
+ */
+typedef int (*argext_cols_swapped_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
+                                          int64_t bn, int64_t cs, int64_t f0, int last, int init,
+                                          void *best, int64_t *idx);
+
+/*
+ * Many-rows kernel: `count` independent whole rows (row k starts at
+ * p + k * ps; n >= 1 elements, byte stride s). Writes each row's best index
+ * to idx[k]. It is the row kernel with init == 1 per row, batched so that
+ * short rows (1M rows of 16) pay no per-row call or set-up.
+ */
+typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int64_t n,
+                                   int64_t s, int last, int64_t *idx);
+
+/*
+ * Swap kernel (byteswap.h): rows x n elements of `itemsize` bytes (byte
+ * strides rs, s) of the opposite byte order into dst, C-contiguous in native
+ * order. ahead: the byte distance from this block to the one the caller
+ * likely swaps next, prefetched meanwhile (a hint: it may lie past the end).
+ */
+typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
+                                   int64_t n, int64_t s, int itemsize, int64_t ahead);
+
+typedef struct argext_kernel_table {
+    argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* The row kernel for input of the opposite byte order (itemsize > 1). */
+    argext_row_kernel row_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_swap_kernel swap;
+} argext_kernel_table;
+
+#endif /* ARGEXT_ABI_H */

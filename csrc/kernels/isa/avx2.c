@@ -1,0 +1,112 @@
+/*
+ * avx2.c - the SIMD contract's primitives (simd/contract.h) on 256-bit AVX2
+ * vectors, compiled for AVX2 by its target (isa_list.h; MSVC: /arch:AVX2
+ * from the build), then the SIMD template. dispatch.c runs it only where
+ * cpuid and xgetbv report AVX2 and OS support for the YMM state.
+ */
+#include "kernels/platform.h"
+
+#ifdef ARGEXT_X86_64
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/isa/x86.h"
+#include "kernels/targets.h"
+
+ISA_TARGET_BEGIN(AVX2)
+
+typedef __m256i vec;
+#define V_BYTES 32
+#define X86_PREFIX _mm256
+#define X86_VBITS 256
+#define X86_LOW128(v) _mm256_castsi256_si128(v)
+#define X86_SET1_EPI64 _mm256_set1_epi64x
+/* movemask_epi8: one mask bit per byte, so w bits per w-byte lane. */
+#define MASK_BITS(w) (w)
+
+#define ISA_CMP_S64 1 /* pcmpgtq */
+#define ISA_FILTER_SCAN 0
+#define ISA_MASKED_LOAD 0
+#define ISA_MASKED_STORE 0
+#define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
+
+#include "kernels/isa/x86_vector.h"
+VINLINE uint64_t v_mask(vec m) { return (uint32_t)_mm256_movemask_epi8(m); }
+VINLINE vec v_blend(vec m, vec a, vec b) { return _mm256_blendv_epi8(a, b, m); }
+
+/* The halves of each aligned group of 16 .. 256 bits exchanged. */
+VINLINE vec v_swap16(vec x) { return _mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)); }
+VINLINE vec v_swap32(vec x) { return _mm256_or_si256(_mm256_slli_epi32(x, 16), _mm256_srli_epi32(x, 16)); }
+VINLINE vec v_swap64(vec x) { return _mm256_shuffle_epi32(x, 0xb1); }
+VINLINE vec v_swap128(vec x) { return _mm256_shuffle_epi32(x, 0x4e); }
+VINLINE vec v_swap256(vec x) { return _mm256_permute2x128_si256(x, x, 1); }
+
+#define X86_VECTOR_COMPARES 1
+#define X86_CMP64 1
+#define LANE_FILE "kernels/isa/x86_lanes.h"
+#include "kernels/simd/for_each_lane.h"
+#include "kernels/isa/vector_masks.h"
+
+/* All ones in the negative lanes. */
+VINLINE vec v_sign_s8(vec v) { return v_cmpgt_s8(_mm256_setzero_si256(), v); }
+VINLINE vec v_sign_s16(vec v) { return v_cmpgt_s16(_mm256_setzero_si256(), v); }
+VINLINE vec v_sign_s32(vec v) { return v_cmpgt_s32(_mm256_setzero_si256(), v); }
+VINLINE vec v_sign_s64(vec v) { return v_cmpgt_s64(_mm256_setzero_si256(), v); }
+
+VINLINE vec v_max_s8(vec a, vec b) { return _mm256_max_epi8(a, b); }
+VINLINE vec v_max_s16(vec a, vec b) { return _mm256_max_epi16(a, b); }
+VINLINE vec v_max_s32(vec a, vec b) { return _mm256_max_epi32(a, b); }
+VINLINE vec v_max_s64(vec a, vec b) { return v_sel_gt_s64(b, a, a, b); }
+
+/* Each element's bytes reversed (byte-swapped input). */
+#define BSWAP(w) _mm256_shuffle_epi8(x, _mm256_set_epi64x(ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w), \
+                                                          ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w)))
+VINLINE vec v_bswap_s16(vec x) { return BSWAP(2); }
+VINLINE vec v_bswap_s32(vec x) { return BSWAP(4); }
+VINLINE vec v_bswap_s64(vec x) { return BSWAP(8); }
+#undef BSWAP
+
+/* Float lanes, compared as floats (float_lanes.h). */
+#define ISA_FOP X86_FOP
+#define ISA_FCMP(pred, a, b) X86_FROM_F(X86_F(cmp)(X86_TO_F(a), X86_TO_F(b), X86_PRED_##pred))
+#define LANE_FILE "kernels/isa/float_lanes.h"
+#include "kernels/simd/for_each_lane.h"
+VINLINE int v_fany(fmask m) { return !_mm256_testz_si256(m, m); }
+
+/* idx[l] = f for every lane l set in `up` (int64 indices, 4 per store):
+   the lane masks sign-extended to 64 bits, a quarter vector at a time. */
+VINLINE void store_index_quad(int64_t *idx, __m256i lanes, int64_t f)
+{
+    __m256i *q = (__m256i *)idx;
+    _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), _mm256_set1_epi64x(f), lanes));
+}
+VINLINE void v_store_index_s8(int64_t *idx, vmask up, int64_t f)
+{
+    unsigned char m[32];
+    _mm256_storeu_si256((__m256i *)m, up);
+    for (int c = 0; c < 8; c++) {
+        int32_t x;
+        memcpy(&x, m + 4 * c, 4);
+        store_index_quad(idx + 4 * c, _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(x)), f);
+    }
+}
+VINLINE void v_store_index_s16(int64_t *idx, vmask up, int64_t f)
+{
+    unsigned char m[32];
+    _mm256_storeu_si256((__m256i *)m, up);
+    for (int c = 0; c < 4; c++)
+        store_index_quad(idx + 4 * c, _mm256_cvtepi16_epi64(_mm_loadl_epi64((const __m128i *)(m + 8 * c))), f);
+}
+VINLINE void v_store_index_s32(int64_t *idx, vmask up, int64_t f)
+{
+    store_index_quad(idx, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(up)), f);
+    store_index_quad(idx + 4, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(up, 1)), f);
+}
+VINLINE void v_store_index_s64(int64_t *idx, vmask up, int64_t f) { store_index_quad(idx, up, f); }
+
+#define ISA AVX2
+#include "kernels/simd/template.h"
+
+ISA_TARGET_END
+
+#endif /* ARGEXT_X86_64 */

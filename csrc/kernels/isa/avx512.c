@@ -1,0 +1,122 @@
+/*
+ * avx512.c - the SIMD contract's primitives (simd/contract.h) on 512-bit
+ * AVX-512 F/BW vectors with mask registers, compiled for AVX-512 F/BW/VL/DQ
+ * by its target (isa_list.h; MSVC: /arch:AVX512 from the build), then the
+ * SIMD template. dispatch.c runs it only where cpuid and the OS (xgetbv; on
+ * macOS, the kernel's lazy ZMM enable) report those extensions and support
+ * for the ZMM state.
+ */
+#include "kernels/platform.h"
+
+#ifdef ARGEXT_X86_64
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/isa/x86.h"
+#include "kernels/targets.h"
+
+ISA_TARGET_BEGIN(AVX512)
+
+typedef __m512i vec;
+#define V_BYTES 64
+#define X86_PREFIX _mm512
+#define X86_VBITS 512
+#define X86_LOW128(v) _mm512_castsi512_si128(v)
+#define X86_SET1_EPI64 _mm512_set1_epi64
+/* Comparisons give mask registers: one bit per lane. */
+#define MASK_BITS(w) 1
+
+#define ISA_CMP_S64 1 /* vpcmpq */
+#define ISA_FILTER_SCAN 0
+#define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
+/* Rows shorter than a vector: masked loads (the masked-off lanes are not
+   read, so they cannot fault) and a fill for the lanes outside the row. */
+#define ISA_MASKED_LOAD 1
+/* The column fold's dense rows note each column's row (r < 128) in a byte
+   for every lane set in `up`: one masked byte store per vector, where int64
+   indices would take up to eight. */
+#define ISA_MASKED_STORE 1
+
+#include "kernels/isa/x86_vector.h"
+
+/* The halves of each aligned group of 16 .. 512 bits exchanged. */
+VINLINE vec v_swap16(vec x) { return _mm512_or_si512(_mm512_slli_epi16(x, 8), _mm512_srli_epi16(x, 8)); }
+VINLINE vec v_swap32(vec x) { return _mm512_rol_epi32(x, 16); }
+VINLINE vec v_swap64(vec x) { return _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xb1); }
+VINLINE vec v_swap128(vec x) { return _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e); }
+VINLINE vec v_swap256(vec x) { return _mm512_shuffle_i64x2(x, x, 0xb1); }
+VINLINE vec v_swap512(vec x) { return _mm512_shuffle_i64x2(x, x, 0x4e); }
+
+typedef uint64_t vmask; /* a comparison's mask register: one bit per lane */
+#define X86_VECTOR_COMPARES 0 /* into mask registers: avx512_lanes.h */
+#define LANE_FILE "kernels/isa/x86_lanes.h"
+#include "kernels/simd/for_each_lane.h"
+#define LANE_FILE "kernels/isa/avx512_lanes.h"
+#include "kernels/simd/for_each_lane.h"
+
+/* All ones in the negative lanes. */
+VINLINE vec v_sign_s8(vec v) { return _mm512_movm_epi8(_mm512_cmplt_epi8_mask(v, _mm512_setzero_si512())); }
+VINLINE vec v_sign_s16(vec v) { return _mm512_srai_epi16(v, 15); }
+VINLINE vec v_sign_s32(vec v) { return _mm512_srai_epi32(v, 31); }
+VINLINE vec v_sign_s64(vec v) { return _mm512_srai_epi64(v, 63); }
+
+/* Each element's bytes reversed (byte-swapped input). */
+#define BSWAP(w)                                                                                 \
+    _mm512_shuffle_epi8(x, _mm512_set_epi64(ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w), ARGEXT_BSWAP_HI(w), \
+                                            ARGEXT_BSWAP_LO(w), ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w), \
+                                            ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w)))
+VINLINE vec v_bswap_s16(vec x) { return BSWAP(2); }
+VINLINE vec v_bswap_s32(vec x) { return BSWAP(4); }
+VINLINE vec v_bswap_s64(vec x) { return BSWAP(8); }
+#undef BSWAP
+
+/* Float lanes, compared as floats into lane masks (float_lanes.h). */
+typedef uint32_t fmask;
+#define ISA_FOP X86_FOP
+#define ISA_FCMP(pred, a, b) (fmask) X86_FMASK(cmp)(X86_TO_F(a), X86_TO_F(b), X86_PRED_##pred)
+#define LANE_FILE "kernels/isa/float_lanes.h"
+#include "kernels/simd/for_each_lane.h"
+VINLINE fmask v_for(fmask a, fmask b) { return a | b; }
+VINLINE int v_fany(fmask m) { return m != 0; }
+VINLINE uint64_t v_fbits(fmask m) { return m; }
+VINLINE vec v_fblend_f32(fmask m, vec a, vec b) { return _mm512_mask_mov_epi32(a, (__mmask16)m, b); }
+VINLINE vec v_fblend_f64(fmask m, vec a, vec b) { return _mm512_mask_mov_epi64(a, (__mmask8)m, b); }
+
+/* idx[l] = f for every lane l set in `up` (int64 indices, 8 per store). */
+VINLINE void v_store_index_s64(int64_t *idx, vmask up, int64_t f)
+{
+    _mm512_mask_storeu_epi64(idx, (__mmask8)up, _mm512_set1_epi64(f));
+}
+VINLINE void v_store_index_s32(int64_t *idx, vmask up, int64_t f)
+{
+    v_store_index_s64(idx, up, f);
+    v_store_index_s64(idx + 8, up >> 8, f);
+}
+VINLINE void v_store_index_s16(int64_t *idx, vmask up, int64_t f)
+{
+    v_store_index_s32(idx, up, f);
+    v_store_index_s32(idx + 16, up >> 16, f);
+}
+VINLINE void v_store_index_s8(int64_t *idx, vmask up, int64_t f)
+{
+    v_store_index_s16(idx, up, f);
+    v_store_index_s16(idx + 32, up >> 32, f);
+}
+
+VINLINE void v_store_row_s8(int8_t *rows, vmask up, int r) { _mm512_mask_storeu_epi8(rows, up, _mm512_set1_epi8((char)r)); }
+VINLINE void v_store_row_s16(int8_t *rows, vmask up, int r)
+{
+    _mm256_mask_storeu_epi8(rows, (__mmask32)up, _mm256_set1_epi8((char)r));
+}
+VINLINE void v_store_row_s32(int8_t *rows, vmask up, int r)
+{
+    _mm_mask_storeu_epi8(rows, (__mmask16)up, _mm_set1_epi8((char)r));
+}
+VINLINE void v_store_row_s64(int8_t *rows, vmask up, int r) { v_store_row_s32(rows, up, r); }
+
+#define ISA AVX512
+#include "kernels/simd/template.h"
+
+ISA_TARGET_END
+
+#endif /* ARGEXT_X86_64 */

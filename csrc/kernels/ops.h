@@ -1,0 +1,28 @@
+/*
+ * ops.h - the operators, as the kernels' keys see them (dtypes.h).
+ *
+ * Keys make ArgMin an ArgMax, so every kernel comes in one instance per
+ * operator that differs only in its key function. NaN is the top key of MAX
+ * and MIN (it wins); NANMAX and NANMIN count it as -inf and +inf (NumPy's
+ * nanargmax and nanargmin).
+ *
+ * X(ENUM, name): the kernels' symbols carry the name (argext_<name>_...);
+ * ARGEXT_OPS_WITH(X, C) passes C through as X's first argument.
+ */
+#ifndef ARGEXT_OPS_H
+#define ARGEXT_OPS_H
+
+#define ARGEXT_OPS_WITH(X, C) X(C, MAX, argmax) X(C, MIN, argmin) X(C, NANMAX, nanargmax) X(C, NANMIN, nanargmin)
+#define ARGEXT_OPS(X) ARGEXT_OPS_WITH(ARGEXT_OP_CALL, X)
+#define ARGEXT_OP_CALL(X, ...) X(__VA_ARGS__)
+
+enum {
+#define ARGEXT_OP_ENUM(ENUM, NAME) ARGEXT_OP_##ENUM,
+    ARGEXT_OPS(ARGEXT_OP_ENUM)
+#undef ARGEXT_OP_ENUM
+    ARGEXT_OP_COUNT
+};
+#define ARGEXT_OP_IS_MIN(op) ((op) == ARGEXT_OP_MIN || (op) == ARGEXT_OP_NANMIN)
+#define ARGEXT_OP_SKIPS_NAN(op) ((op) == ARGEXT_OP_NANMAX || (op) == ARGEXT_OP_NANMIN)
+
+#endif /* ARGEXT_OPS_H */

@@ -1,0 +1,109 @@
+/*
+ * platform.h - what the kernels need of the compiler and the target
+ * architecture: which SIMD files apply, forced inlining, bit scans, a
+ * prefetch hint and the floating-point control state.
+ */
+#ifndef ARGEXT_PLATFORM_H
+#define ARGEXT_PLATFORM_H
+
+#include <stdint.h>
+
+/* The target, not the host: these follow the compiler's own target macros,
+   so cross compiles and one-pass multi-architecture compiles (macOS
+   universal2) pick the right files. MSVC's ARM64EC also defines _M_X64 but
+   runs ARM code: it gets the baseline only. */
+#if (defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)) && !defined(_M_ARM64EC)
+#define ARGEXT_X86_64 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define ARGEXT_AARCH64 1
+#endif
+
+/* ARGEXT_ON_<arch>(x): x where the build targets that architecture (the
+   arch column of isa_list.h), else 0. */
+#define ARGEXT_ON_ANY(x) x
+#ifdef ARGEXT_X86_64
+#define ARGEXT_ON_X86_64(x) x
+#else
+#define ARGEXT_ON_X86_64(x) 0
+#endif
+#ifdef ARGEXT_AARCH64
+#define ARGEXT_ON_AARCH64(x) x
+#else
+#define ARGEXT_ON_AARCH64(x) 0
+#endif
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+/* The SIMD template's helpers and primitives: always inlined into the
+   kernel instances, so a profile shows (op, shape, dtype, ISA). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define VINLINE static __forceinline
+#else
+#define VINLINE static inline __attribute__((always_inline))
+#endif
+
+/* Index of the lowest (ctz64) and highest (msb64) set bit of x != 0. */
+#if defined(_MSC_VER) && !defined(__clang__)
+VINLINE int ctz64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+VINLINE int msb64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (int)i;
+}
+#else
+VINLINE int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+VINLINE int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+/* A hint to fetch the cache line at p for reading (prefetcht0, prfm
+   pldl1keep). p may lie past the input: callers form it as an integer. */
+#if defined(_MSC_VER) && !defined(__clang__) && defined(ARGEXT_X86_64)
+#include <xmmintrin.h>
+VINLINE void argext_prefetch(const char *p) { _mm_prefetch(p, _MM_HINT_T0); }
+#elif defined(_MSC_VER) && !defined(__clang__) && defined(ARGEXT_AARCH64)
+VINLINE void argext_prefetch(const char *p) { __prefetch(p); }
+#elif defined(__GNUC__) || defined(__clang__)
+VINLINE void argext_prefetch(const char *p) { __builtin_prefetch(p); }
+#else
+VINLINE void argext_prefetch(const char *p) { (void)p; }
+#endif
+
+/* Nonzero when float compares read denormal inputs as zero (x86 MXCSR.DAZ,
+   AArch64 FPCR.FZ or FPCR.FIZ), so that the SIMD kernels' float compares
+   cannot order them. Slow to read: once per kernel call. */
+#if defined(ARGEXT_X86_64)
+#include <xmmintrin.h>
+VINLINE int argext_denormals_are_zero(void) { return (_mm_getcsr() & 0x40) != 0; } /* DAZ, bit 6 */
+#elif defined(ARGEXT_AARCH64)
+#if defined(_MSC_VER) && !defined(__clang__)
+#ifndef ARM64_SYSREG
+#define ARM64_SYSREG(op0, op1, crn, crm, op2) \
+    ((((op0)&1) << 14) | (((op1)&7) << 11) | (((crn)&15) << 7) | (((crm)&15) << 3) | ((op2)&7))
+#endif
+#ifndef ARM64_FPCR
+#define ARM64_FPCR ARM64_SYSREG(3, 3, 4, 4, 0)
+#endif
+VINLINE uint64_t argext_fpcr(void) { return (uint64_t)_ReadStatusReg(ARM64_FPCR); }
+#else
+VINLINE uint64_t argext_fpcr(void)
+{
+    uint64_t x;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(x));
+    return x;
+}
+#endif
+/* FZ (bit 24); FIZ (bit 0, FEAT_AFP; zero where the CPU lacks it). */
+VINLINE int argext_denormals_are_zero(void) { return (argext_fpcr() & ((UINT64_C(1) << 24) | 1)) != 0; }
+#else
+VINLINE int argext_denormals_are_zero(void) { return 0; }
+#endif
+
+#endif /* ARGEXT_PLATFORM_H */

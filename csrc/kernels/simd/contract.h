@@ -1,0 +1,91 @@
+/*
+ * contract.h - what an ISA file provides before it includes the SIMD
+ * template (template.h); the build fails when anything is missing.
+ *
+ * Vectors (whole):
+ *   vec, V_BYTES             the integer vector type and its size in bytes
+ *   MASK_BITS(w)             bits per w-byte lane in a comparison's bits
+ *   v_load, v_store          unaligned
+ *   v_and, v_or, v_xor
+ *   v_low64(v)               the low 64 bits
+ *   v_swap16 .. v_swapN      the halves of each aligned group of 16, 32, ...
+ *                            bits exchanged, up to N = 8 * V_BYTES
+ * Per integer lane width S = s8, s16, s32, s64 (keys as signed lanes):
+ *   v_set1_S(x), v_sub_S(a, b), v_max_S(a, b)
+ *   v_sign_S(v)              all ones in the negative lanes
+ *   v_sel_gt_S(x, y, a, b)   x > y ? b : a, per lane
+ *   v_gt_S, v_ge_S, v_eq_S   a comparison as MASK_BITS bits per lane
+ *   vmask, v_gtm_S, v_gem_S  a comparison as v_store_index_S consumes it
+ *   v_store_index_S(idx, up, f)   idx[l] = f for every lane l set in up
+ *   v_bswap_S (S >= s16)     each element's bytes reversed
+ * Per float lane width F = f32, f64 (float32/float64 compared as floats):
+ *   v_fmax_F, v_fmin_F       the larger (smaller); with a NaN operand, as
+ *                            ISA_FMAX_KEEPS_NAN says
+ *   fmask, v_fgt_F, v_fge_F, v_feq_F, v_funord_F   ordered compares (false
+ *                            with NaN) and the unordered test
+ *   v_for, v_fany, v_fbits   or, any lane set, MASK_BITS bits per lane
+ *   v_fblend_F(m, a, b)      m ? b : a, per lane
+ * Capabilities, each 0 or 1, each chosen here and nowhere else:
+ *   ISA_CMP_S64        64-bit lanes compare in one instruction. 0: the
+ *                      int64/uint64 column folds and batched rows run the
+ *                      baseline's scalar loops, which beat an emulated
+ *                      compare (float64 stays: it compares as floats).
+ *   ISA_FILTER_SCAN    integer row scans of 32- and 64-bit lanes test each
+ *                      block against the best instead of keeping lane
+ *                      maxima (the ISA's maximum is emulated). 1 requires
+ *                      v_filter_S, v_filter_threshold_S, v_filter_any_S
+ *                      (S = s32, s64; see sse.h).
+ *   ISA_MASKED_LOAD    rows shorter than a vector go in one masked vector.
+ *                      1 requires v_load_active_S(p, active) (lanes outside
+ *                      `active` unread) and v_sel_active_S(active, a, fill).
+ *                      0: they run the baseline.
+ *   ISA_MASKED_STORE   the column fold's dense rows note each column's row
+ *                      in a byte. 1 requires v_store_row_S(rows, up, r).
+ *                      0: they store indices directly (v_store_index_S).
+ *   ISA_FMAX_KEEPS_NAN v_fmax_F/v_fmin_F return NaN for a NaN operand
+ *                      (NEON). 1 requires v_fmax_num_F/v_fmin_num_F (the
+ *                      number where one operand is NaN). 0 (x86: the
+ *                      second operand): they are v_fmax_F/v_fmin_F.
+ *   ISA                the level's row in isa_list.h (AVX2, ...)
+ * The primitives built once from these for every ISA are in derived.h.
+ */
+
+#if !defined(V_BYTES) || !defined(ISA) || !defined(MASK_BITS)
+#error "SIMD contract: the ISA file must define V_BYTES, MASK_BITS and ISA"
+#endif
+#if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
+    !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN)
+#error "SIMD contract: the ISA file must define every ISA_ capability as 0 or 1"
+#endif
+
+/* Every primitive, by its type: an ISA that lacks one, or gives it another
+   type, fails to compile here. Never called. */
+typedef vec (*contract_unary)(vec);
+typedef vec (*contract_binary)(vec, vec);
+typedef uint64_t (*contract_compare)(vec, vec);
+typedef vmask (*contract_vmask)(vec, vec);
+typedef fmask (*contract_fcompare)(vec, vec);
+
+static inline void contract_vector(void)
+{
+    vec (*load)(const char *) = v_load;
+    void (*store)(char *, vec) = v_store;
+    uint64_t (*low64)(vec) = v_low64;
+    contract_binary bitwise[] = {v_and, v_or, v_xor};
+    contract_unary swaps[] = {v_swap16, v_swap32, v_swap64, v_swap128,
+#if V_BYTES >= 32
+                              v_swap256,
+#endif
+#if V_BYTES >= 64
+                              v_swap512,
+#endif
+    };
+    fmask (*f_or)(fmask, fmask) = v_for;
+    int (*f_any)(fmask) = v_fany;
+    uint64_t (*f_bits)(fmask) = v_fbits;
+    (void)load, (void)store, (void)low64, (void)bitwise, (void)swaps, (void)f_or, (void)f_any,
+        (void)f_bits;
+}
+
+#define LANE_FILE "kernels/simd/contract_lane.h"
+#include "kernels/simd/for_each_lane.h"

@@ -1,0 +1,76 @@
+/*
+ * entries.h - the kernel shapes of abi.h for one lane width
+ * (for_each_lane.h), as instances.h calls them for each dtype and operator:
+ * the layouts not vectorised here (strided rows or columns, rows or column
+ * blocks narrower than one vector, the 64-bit integer lanes an ISA without
+ * ISA_CMP_S64 leaves scalar) go to the baseline's kernel of the same
+ * dtype and operator, so results are those of the baseline bit for bit.
+ */
+
+/* Integer dtypes of 64-bit lanes where the ISA has no 64-bit compare: the
+   baseline's scalar loop beats an emulated compare. float64 stays: its row
+   blocks take their extreme by float compares. */
+VINLINE int L(scalar)(int kind) { return !ISA_CMP_S64 && W == 8 && kind != ARGEXT_KIND_FLOAT; }
+
+/* ... except rows of a few blocks or more, where the ISA filters blocks. */
+VINLINE int L(scalar_row)(int kind, int64_t n)
+{
+    return L(scalar)(kind) && !(ISA_FILTER_SCAN && n >= 4 * (V_BYTES / W) * BLOCK_VECS);
+}
+
+/* Whether rows of n elements scan their chunks as floats: float32/float64
+   rows long enough for a block, where denormals are not read as zero (asked
+   once per kernel call: reading the FP control register is slow). */
+VINLINE int L(float_compares)(int kind) { return kind == ARGEXT_KIND_FLOAT && W >= 4 && !argext_denormals_are_zero(); }
+VINLINE int L(native_blocks)(int kind, int64_t n) { return n >= (V_BYTES / W) * BLOCK_VECS && L(float_compares)(kind); }
+
+VINLINE int64_t L(row_entry)(const char *p, int64_t n, int64_t s, int last, int init, void *bestp,
+                             int op, int kind, int64_t inf, int sw)
+{
+    int64_t best = init ? 0 : L(key_to_lane)(bestp, kind);
+    int64_t bi = L(row_scan)(p, n, last, init, &best, op, kind, inf, L(native_blocks)(kind, n), sw);
+    L(lane_to_key)(best, bestp, kind);
+    (void)s;
+    return bi;
+}
+
+/* Whether the row scan takes rows of n elements, byte stride s. */
+VINLINE int L(row_vectorised)(int kind, int64_t n, int64_t s)
+{
+    return !L(scalar_row)(kind, n) && s == W && n >= V_BYTES / W;
+}
+
+/* Whether the column fold takes bn columns, byte stride cs. */
+VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
+{
+    return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
+}
+
+/* The batched rows: dense short rows first, then masked short rows, then
+   row by row. */
+VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last,
+                           int64_t *idx, int op, int kind, int64_t inf, argext_rows_kernel baseline)
+{
+    if (s == W && ps == n * W && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 && !L(scalar)(kind)) {
+        int64_t done = L(rows_dense)(p, count, n, last, idx, op, kind, inf, L(float_compares)(kind));
+        p += done * ps;
+        idx += done;
+        count -= done;
+    }
+#if ISA_MASKED_LOAD
+    if (s == W && n < V_BYTES / W) {
+        for (int64_t k = 0; k < count; k++)
+            idx[k] = L(row_short)(p + k * ps, n, last, op, kind, inf);
+        return;
+    }
+#endif
+    if (!L(row_vectorised)(kind, n, s)) {
+        baseline(p, count, ps, n, s, last, idx);
+        return;
+    }
+    const int native = L(native_blocks)(kind, n);
+    for (int64_t k = 0; k < count; k++) {
+        int64_t best;
+        idx[k] = L(row_scan)(p + k * ps, n, last, 1, &best, op, kind, inf, native, 0);
+    }
+}

@@ -1,0 +1,88 @@
+/*
+ * instances.h - the kernels of abi.h for every dtype (dtypes.h) and
+ * operator (ops.h) at this ISA level, and its table argext_kernels_<isa>.
+ *
+ * Each instance is one call of its lane width's entry (entries.h) with the
+ * dtype's and operator's constants, so that its code is specialised for
+ * them; its symbol names it: argext_<op>_<shape>_<dtype>_<isa>, e.g.
+ * argext_argmax_rows_float32_avx2.
+ */
+
+#define ISA_NAME_OF(ENUM) ARGEXT_ISA_NAME(ENUM)
+#define KERNEL(OP, SHAPE, DTYPE) KERNEL_NAME(OP, SHAPE, DTYPE, ISA_NAME_OF(ISA))
+#define KERNEL_NAME(OP, SHAPE, DTYPE, ISA_NAME) KERNEL_NAME2(OP, SHAPE, DTYPE, ISA_NAME)
+#define KERNEL_NAME2(OP, SHAPE, DTYPE, ISA_NAME) argext_##OP##_##SHAPE##_##DTYPE##_##ISA_NAME
+#define LANE_OF(LN, name) ARGEXT_LANE_PASTE(name, LN)
+#define BASELINE_OF(SHAPE, OP, ENUM) argext_kernels_baseline.SHAPE[ARGEXT_OP_##OP][ARGEXT_##ENUM]
+
+#define SIMD_KERNELS(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                    \
+    static int64_t KERNEL(OPNAME, row, NAME)(const char *p, int64_t n, int64_t s, int last,        \
+                                             int init, void *best)                                 \
+    {                                                                                              \
+        if (!LANE_OF(LN, row_vectorised)(ARGEXT_KIND_##KIND, n, s))                                \
+            return BASELINE_OF(row, OP, ENUM)(p, n, s, last, init, best);                          \
+        return LANE_OF(LN, row_entry)(p, n, s, last, init, best, ARGEXT_OP_##OP,                   \
+                                      ARGEXT_KIND_##KIND, INF, 0);                                 \
+    }                                                                                              \
+    static int64_t KERNEL(OPNAME, row_swapped, NAME)(const char *p, int64_t n, int64_t s,          \
+                                                     int last, int init, void *best)               \
+    {                                                                                              \
+        if (!LANE_OF(LN, row_vectorised)(ARGEXT_KIND_##KIND, n, s))                                \
+            return row_swapped_blocks(KERNEL(OPNAME, row, NAME), p, n, s, ITEMSIZE, last, init,    \
+                                      best);                                                       \
+        return LANE_OF(LN, row_entry)(p, n, s, last, init, best, ARGEXT_OP_##OP,                   \
+                                      ARGEXT_KIND_##KIND, INF, 1);                                 \
+    }                                                                                              \
+    static void KERNEL(OPNAME, cols, NAME)(const char *p, int64_t rows, int64_t rs, int64_t weight, \
+                                           int64_t bn, int64_t cs, int64_t f0, int last, int init, \
+                                           void *best, int64_t *idx)                               \
+    {                                                                                              \
+        if (LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs))                              \
+            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
+                                   ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);                    \
+        else                                                                                       \
+            BASELINE_OF(cols, OP, ENUM)(p, rows, rs, weight, bn, cs, f0, last, init, best, idx);   \
+    }                                                                                              \
+    static int KERNEL(OPNAME, cols_swapped, NAME)(const char *p, int64_t rows, int64_t rs,         \
+                                                  int64_t weight, int64_t bn, int64_t cs,          \
+                                                  int64_t f0, int last, int init, void *best,      \
+                                                  int64_t *idx)                                    \
+    {                                                                                              \
+        int vectorised = LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs);                 \
+        if (vectorised)                                                                            \
+            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
+                                   ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1);                    \
+        return vectorised;                                                                         \
+    }                                                                                              \
+    static void KERNEL(OPNAME, rows, NAME)(const char *p, int64_t count, int64_t ps, int64_t n,    \
+                                           int64_t s, int last, int64_t *idx)                      \
+    {                                                                                              \
+        LANE_OF(LN, rows_entry)(p, count, ps, n, s, last, idx, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, \
+                                INF, BASELINE_OF(rows, OP, ENUM));                                 \
+    }
+
+#define SIMD_DTYPE(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)  \
+    SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MAX, argmax)          \
+    SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MIN, argmin)          \
+    SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, NANMAX, nanargmax)    \
+    SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, NANMIN, nanargmin)
+ARGEXT_DTYPES(SIMD_DTYPE)
+
+#define ISA_TABLE_OF(ENUM) ISA_TABLE_NAME(ARGEXT_ISA_NAME(ENUM))
+#define ISA_TABLE_NAME(ISA_NAME) ISA_TABLE_NAME2(ISA_NAME)
+#define ISA_TABLE_NAME2(ISA_NAME) argext_kernels_##ISA_NAME
+
+/* The swap kernel (byteswap.h), compiled for this level. */
+#define SWAP_KERNEL SWAP_NAME(ISA_NAME_OF(ISA))
+#define SWAP_NAME(ISA_NAME) SWAP_NAME2(ISA_NAME)
+#define SWAP_NAME2(ISA_NAME) argext_byteswap_##ISA_NAME
+static void SWAP_KERNEL(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
+                                        int64_t n, int64_t s, int itemsize, int64_t ahead)
+{
+    swap_block(dst, src, rows, rs, n, s, itemsize, ahead);
+}
+
+#define COLS_SWAPPED_OPS ARGEXT_TABLE_OPS(cols_swapped)
+const argext_kernel_table ISA_TABLE_OF(ISA) = {
+#include "kernels/table_init.h"
+};

@@ -1,0 +1,20 @@
+/*
+ * lane.h - the template's code of one lane width (for_each_lane.h), in the
+ * order each part needs the ones before it.
+ */
+#include "kernels/simd/derived.h"   /* primitives built from the ISA's */
+#include "kernels/simd/keys.h"      /* lanes as keys; block maxima */
+#include "kernels/simd/row_block.h" /* a block into the running best */
+#ifdef FLANE
+#include "kernels/simd/row_floats.h" /* float32/float64 chunks by float compares */
+#endif
+#if ISA_FILTER_SCAN && W >= 4
+#include "kernels/simd/row_filter.h" /* integer blocks tested against the best */
+#endif
+#include "kernels/simd/row_scan.h" /* one contiguous row */
+#if ISA_MASKED_LOAD
+#include "kernels/simd/row_short.h" /* rows shorter than a vector */
+#endif
+#include "kernels/simd/rows_dense.h" /* many short rows back to back */
+#include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
+#include "kernels/simd/entries.h"    /* the kernel shapes of abi.h */

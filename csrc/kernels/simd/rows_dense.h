@@ -1,0 +1,152 @@
+/*
+ * rows_dense.h - batched dense short rows of one lane width
+ * (for_each_lane.h): rows of n elements back to back, n a power of two
+ * from 2 to DENSE_ROW_MAX. Rows no wider than a vector go V_BYTES / (n * W)
+ * to a vector: the maximum of each row's lanes (v_hmax_within over its
+ * bytes) is compared back, and each row's bits of the result name its
+ * index. Wider rows take the maximum of their vectors, then look for it.
+ * float32/float64 (floats) compare as floats, and rows holding a NaN by keys.
+ */
+
+/* A dense row of nv vectors at q in keys: per vector, the lanes equal to
+   the row's key maximum, as v_eq bits. */
+VINLINE void L(dense_row_keys)(const char *q, int64_t nv, uint64_t *bits, int op, int kind, int64_t inf)
+{
+    vec key[DENSE_ROW_VECS] = {L(v_set1)(0)}; /* set in full: no maybe-uninitialized */
+    key[0] = L(keys_at)(q, op, kind, inf, 0);
+    vec acc = key[0];
+    for (int64_t v = 1; v < nv; v++) {
+        key[v] = L(keys_at)(q + v * V_BYTES, op, kind, inf, 0);
+        acc = L(v_max)(acc, key[v]);
+    }
+    const vec m = L(v_hmax)(acc);
+    for (int64_t v = 0; v < nv; v++)
+        bits[v] = L(v_eq)(key[v], m);
+}
+
+/* The same for float32/float64 by float compares (fewer instructions than
+   keys; -0.0 equals +0.0 in both). Returns 0, with nothing set, when the
+   row holds a NaN (dense_row_keys then ranks it), or for lanes without a
+   float type. The NaN-skipping operators read a NaN as the infinity that
+   never wins, as their keys do. */
+VINLINE int L(dense_row_floats)(const char *q, int64_t nv, uint64_t *bits, int op, int64_t inf)
+{
+#ifdef FLANE
+    const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
+    vec x[DENSE_ROW_VECS] = {L(v_set1)(0)};
+    for (int64_t v = 0; v < nv; v++)
+        x[v] = F(v_load_floats)(q + v * V_BYTES, op, inf, 0);
+    vec e[2] = {x[0], x[1]}; /* nv >= 2; two chains in flight */
+    fmask nan = F(v_funord)(x[0], x[1]);
+    for (int64_t v = 2; v < nv; v += 2) {
+        e[0] = F(v_fext)(is_min, e[0], x[v]);
+        e[1] = F(v_fext)(is_min, e[1], x[v + 1]);
+        nan = v_for(nan, F(v_funord)(x[v], x[v + 1]));
+    }
+    if (!skips_nan && v_fany(nan))
+        return 0;
+    const vec m = L(v_hext_within)(F(v_fext)(is_min, e[0], e[1]), V_BYTES, 1, is_min);
+    for (int64_t v = 0; v < nv; v++)
+        bits[v] = v_fbits(F(v_feq)(x[v], m));
+    return 1;
+#else
+    (void)q, (void)nv, (void)bits, (void)op, (void)inf;
+    return 0;
+#endif
+}
+
+/* The row's index from its vectors' bits: the first (last) set. */
+VINLINE int64_t L(dense_row_index)(const uint64_t *bits, int64_t nv, int last)
+{
+    const int64_t lb = MASK_BITS(W), lanes = V_BYTES / W, vec_bits = lanes * lb;
+    if (nv * vec_bits <= 64) { /* every vector's bits in one word: no branch to mispredict */
+        uint64_t e = 0;
+        for (int64_t v = 0; v < nv; v++)
+            e |= bits[v] << (v * vec_bits);
+        return (last ? msb64(e) : ctz64(e)) / lb;
+    }
+    if (nv * vec_bits <= 128) { /* or in two */
+        uint64_t lo = 0, hi = 0;
+        for (int64_t v = 0; v < nv; v++) {
+            if (v * vec_bits < 64)
+                lo |= bits[v] << (v * vec_bits);
+            else
+                hi |= bits[v] << (v * vec_bits - 64);
+        }
+        int64_t bit = last ? (hi ? 64 + msb64(hi) : msb64(lo)) : (lo ? ctz64(lo) : 64 + ctz64(hi));
+        return bit / lb;
+    }
+    int64_t v = last ? nv - 1 : 0;
+    while (!bits[v]) /* the row's maximum is in one of them */
+        v += last ? -1 : 1;
+    return v * lanes + (last ? msb64(bits[v]) : ctz64(bits[v])) / lb;
+}
+
+/* Dense rows of nv >= 2 vectors each (nv even; a constant where it is
+   called, so that the loops over the vectors unroll and stay in registers). */
+VINLINE void L(rows_dense_wide)(const char *p, int64_t count, int64_t nv, int last, int64_t *idx,
+                                int op, int kind, int64_t inf, int floats)
+{
+    const int64_t row_bytes = nv * V_BYTES;
+    for (int64_t k = 0; k < count; k++) {
+        const char *q = p + k * row_bytes;
+        uint64_t bits[DENSE_ROW_VECS];
+        prefetch_ahead(q, row_bytes);
+        if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
+            L(dense_row_keys)(q, nv, bits, op, kind, inf);
+        idx[k] = L(dense_row_index)(bits, nv, last);
+    }
+}
+
+/* Rows of `bytes` bytes packed in the vector at q: the lanes equal to their
+   row's maximum (floats: extreme), as bits. */
+VINLINE uint64_t L(packed_rows)(const char *q, int bytes, int op, int kind, int64_t inf, int floats)
+{
+#ifdef FLANE
+    if (floats) {
+        const int is_min = ARGEXT_OP_IS_MIN(op);
+        vec x = F(v_load_floats)(q, op, inf, 0);
+        if (ARGEXT_OP_SKIPS_NAN(op) || !v_fany(F(v_funord)(x, x)))
+            return v_fbits(F(v_feq)(x, L(v_hext_within)(x, bytes, 1, is_min)));
+    }
+#endif
+    (void)floats;
+    vec x = L(keys_at)(q, op, kind, inf, 0);
+    return L(v_eq)(x, L(v_hmax_within)(x, bytes));
+}
+
+/* Rows no wider than a vector, V_BYTES / row_bytes to a vector; returns
+   how many rows it did (whole vectors' worth). */
+VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last, int64_t *idx,
+                               int op, int kind, int64_t inf, int floats)
+{
+    const int64_t row_bytes = n * W, lb = MASK_BITS(W), per_vec = V_BYTES / row_bytes;
+    const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
+    int64_t k = 0;
+    for (; k + per_vec <= count; k += per_vec) {
+        prefetch_ahead(p + k * row_bytes, V_BYTES);
+        uint64_t e = L(packed_rows)(p + k * row_bytes, (int)row_bytes, op, kind, inf, floats);
+        for (int64_t r = 0; r < per_vec; r++) {
+            uint64_t b = (e >> (r * n * lb)) & row_bits;
+            idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
+        }
+    }
+    return k;
+}
+
+/* The dense rows; returns how many it did, the caller doing the rest. */
+VINLINE int64_t L(rows_dense)(const char *p, int64_t count, int64_t n, int last, int64_t *idx,
+                              int op, int kind, int64_t inf, int floats)
+{
+    const int64_t row_bytes = n * W;
+    if (row_bytes <= V_BYTES)
+        return L(rows_packed)(p, count, n, last, idx, op, kind, inf, floats);
+    switch (row_bytes / V_BYTES) { /* rows of 16 float32/float64 and the like unroll */
+    case 2: L(rows_dense_wide)(p, count, 2, last, idx, op, kind, inf, floats); break;
+    case 4: L(rows_dense_wide)(p, count, 4, last, idx, op, kind, inf, floats); break;
+    case 8: L(rows_dense_wide)(p, count, 8, last, idx, op, kind, inf, floats); break;
+    case 16: L(rows_dense_wide)(p, count, 16, last, idx, op, kind, inf, floats); break;
+    default: L(rows_dense_wide)(p, count, row_bytes / V_BYTES, last, idx, op, kind, inf, floats); break;
+    }
+    return count;
+}

@@ -1,0 +1,76 @@
+/*
+ * template.h - the one SIMD kernel template, included at the end of each
+ * ISA file (kernels/isa/<name>.c) once it has defined the primitives of the
+ * contract (contract.h), inside its target (targets.h).
+ *
+ * The template is written once per lane width: for_each_lane.h includes
+ * lane.h for s8, s16, s32 and s64, so each width's code calls that width's
+ * primitives (v_max_s32 ...), chosen at compile time; instances.h then
+ * defines, for every dtype and operator, the kernels of abi.h as calls of
+ * their lane width's entries with the dtype's and operator's constants, and
+ * the level's kernel table. Layouts not vectorised here go to the baseline's
+ * kernels (kernels/baseline.c), so results are those of the baseline bit
+ * for bit.
+ *
+ * The shapes, one file each: the row scan (row_scan.h, with row_block.h,
+ * row_floats.h, row_filter.h), the column fold (cols_fold.h), dense short
+ * rows (rows_dense.h), masked short rows (row_short.h), and the byte swap
+ * (kernels/byteswap.h).
+ */
+#include <string.h>
+
+#include "kernels/abi.h"
+#include "kernels/dtypes.h"
+#include "kernels/isa_tables.h"
+#include "kernels/platform.h"
+#include "kernels/table.h"
+
+#include "kernels/simd/contract.h"
+
+/* Vectors per block of a contiguous row: the block's maximum is found
+   first; the block is searched only when it beats the best so far. */
+#define BLOCK_VECS 8
+
+/* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
+#define CHUNK_BLOCKS 64
+
+/* Rows of a column fold updated without testing first (< 128: a row
+   number fits a byte). */
+#define DENSE_ROWS 32
+
+/* Most columns whose dense-row numbers a column fold keeps in bytes. */
+#define ROWBUF_COLS 4096
+
+/* Most elements of a row the dense short-row kernel takes, and the vectors
+   of such a row of the widest type. */
+#define DENSE_ROW_MAX 64
+#define DENSE_ROW_VECS (DENSE_ROW_MAX * 8 / V_BYTES)
+
+/* Largest and smallest signed value of a w-byte lane. */
+#define SMAX(w) ((int64_t)((UINT64_C(1) << (8 * (w)-1)) - 1))
+#define SMIN(w) (-SMAX(w) - 1)
+
+/* Bytes ahead of a row scan that it asks memory for, a block at a time
+   (more lines in flight than the hardware prefetcher keeps); dense short
+   rows ask a row or a vector at a time. The address may lie past the
+   input: it is formed as an integer. */
+#define PREFETCH_AHEAD 2048
+VINLINE void prefetch_ahead(const char *q, int64_t bytes)
+{
+    for (int64_t l = 0; l < bytes; l += 64)
+        argext_prefetch((const char *)((uintptr_t)q + PREFETCH_AHEAD + (uintptr_t)l));
+}
+VINLINE void prefetch_block(const char *q) { prefetch_ahead(q, BLOCK_VECS * V_BYTES); }
+
+/* The running best of a row scan, as a signed lane value. */
+typedef struct {
+    int64_t best, bi;
+    vec bestv;
+    int force; /* the first block of a new row always sets the best */
+} row_state;
+
+#define LANE_FILE "kernels/simd/lane.h"
+#include "kernels/simd/for_each_lane.h"
+
+#include "kernels/byteswap.h"
+#include "kernels/simd/instances.h"

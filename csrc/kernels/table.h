@@ -1,0 +1,22 @@
+/*
+ * table.h - a kernel table's initializer, for the baseline and for each
+ * SIMD level: `.row = ARGEXT_TABLE_OPS(row)` gives row[op][dtype] =
+ * KERNEL(op, row, dtype) for every operator and dtype, KERNEL being the
+ * includer's naming of its kernels.
+ */
+#ifndef ARGEXT_TABLE_H
+#define ARGEXT_TABLE_H
+
+#include "kernels/dtypes.h"
+#include "kernels/ops.h"
+
+#define ARGEXT_TABLE_OPS(SHAPE) {ARGEXT_OPS_WITH(ARGEXT_TABLE_OP, SHAPE)}
+#define ARGEXT_TABLE_OP(SHAPE, ENUM, NAME) \
+    [ARGEXT_OP_##ENUM] = {ARGEXT_DTYPES_WITH(ARGEXT_TABLE_DTYPE, (NAME, SHAPE))},
+#define ARGEXT_TABLE_DTYPE(OP_SHAPE, ENUM, NAME, ...) \
+    [ARGEXT_##ENUM] = ARGEXT_TABLE_KERNEL(ARGEXT_TABLE_UNPAREN OP_SHAPE, NAME),
+#define ARGEXT_TABLE_UNPAREN(OP, SHAPE) OP, SHAPE
+#define ARGEXT_TABLE_KERNEL(OP_SHAPE, NAME) ARGEXT_TABLE_KERNEL2(OP_SHAPE, NAME)
+#define ARGEXT_TABLE_KERNEL2(OP, SHAPE, NAME) KERNEL(OP, SHAPE, NAME)
+
+#endif /* ARGEXT_TABLE_H */

@@ -1,0 +1,16 @@
+/*
+ * table_init.h - the body of a kernel table's initializer (table.h), for
+ * the baseline and for each SIMD level:
+ *   const argext_kernel_table argext_kernels_<isa> = {
+ *   #include "kernels/table_init.h"
+ *   };
+ * with KERNEL(op, shape, dtype) naming the includer's kernels,
+ * COLS_SWAPPED_OPS the in-place byte-swapped column kernels (the baseline
+ * has none) and SWAP_KERNEL its swap kernel.
+ */
+    .row = ARGEXT_TABLE_OPS(row),
+    .row_swapped = ARGEXT_TABLE_OPS(row_swapped),
+    .cols = ARGEXT_TABLE_OPS(cols),
+    .cols_swapped = COLS_SWAPPED_OPS,
+    .rows = ARGEXT_TABLE_OPS(rows),
+    .swap = SWAP_KERNEL,
