@@ -243,7 +243,7 @@ class BuildPy(build_py):
 extension = Extension(
     "argext._core",
     sources=["argext/_core.pyx"] + CSRC,
-    # Includes are written relative to csrc/ ("kernels/kernels.h"); the public headers by name.
+    # Includes are written relative to csrc/ ("kernels/abi.h"); the public headers by name.
     include_dirs=["csrc", "csrc/include", numpy.get_include()],
     depends=HEADERS,  # a changed header rebuilds the C files
     define_macros=[

@@ -7,8 +7,8 @@ def version():
 
 
 _ISA_NAMES = tuple(argext_isa_name(<argext_isa>i).decode() for i in range(ARGEXT_ISA_COUNT))
-# Lowest first, as dispatch.c ranks them (the C enum's values are in order of addition).
-_ISA_RANK = {n: r for r, n in enumerate(("baseline", "sse2", "sse42", "neon", "avx2", "avx512"))}
+# Lowest first: the rank of the one ISA list (csrc/kernels/isa_list.h), as dispatch.c ranks them.
+_ISA_RANK = {n: argext_isa_rank(<argext_isa>i) for i, n in enumerate(_ISA_NAMES)}
 
 
 def get_isa():
