@@ -12,6 +12,7 @@ from reference import ALL_DTYPES, BFLOAT16, comparable
 PAIRS = [(anp.argmax, np.argmax), (anp.argmin, np.argmin),
          (anp.nanargmax, np.nanargmax), (anp.nanargmin, np.nanargmin)]
 IDS = ["argmax", "argmin", "nanargmax", "nanargmin"]
+AxisError = np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError  # NumPy < 1.25
 
 
 def outcome(fn, *args, **kwargs):
@@ -53,7 +54,7 @@ def test_errors_as_numpy(ours, numpys):
     for args in [(x, 2), (x, -3), (np.zeros((0, 3)), 0), (np.zeros((0, 3)), None),
                  (x, 1.0), (np.float64(1.0), 0)]:
         same(outcome(ours, *args), outcome(numpys, *args))
-    assert isinstance(outcome(ours, x, 5)[0](5, 2), np.exceptions.AxisError)
+    assert issubclass(outcome(ours, x, 5)[0], AxisError)
     assert ours(np.zeros((0, 3)), 1).shape == (0,)
 
 
