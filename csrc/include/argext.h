@@ -165,7 +165,9 @@ ARGEXT_API argext_error argext_last_error(void);
 
 /*
  * ONNX ArgMax / ArgMin. `reduced` must be int64 with the input's shape, the
- * reduced axis kept as 1 (keepdims != 0) or removed (keepdims == 0).
+ * reduced axis kept as 1 (keepdims == 1) or removed (keepdims == 0); any
+ * other keepdims is refused with ARGEXT_ERR_ATTRIBUTE, as is a
+ * select_last_index other than 0 or 1.
  * axis is in [-rank, rank-1]; rank >= 1. NaN is the extreme value (first
  * NaN, or last with select_last_index); -0.0 equals +0.0.
  */
@@ -220,10 +222,13 @@ ARGEXT_API argext_status argext_reduce_argmin(const argext_tensor *data,
 
 /*
  * NumPy's nanargmax / nanargmin: the index of the largest (smallest) element
- * along one axis, NaN ignored. `axis` points at an axis in [-rank, rank-1],
- * or is NULL for every axis at once (NumPy's axis=None: the row-major
- * flattened index). `reduced` is int64 with the input's shape, the reduced
- * axes kept as 1 (keepdims != 0) or removed. Ties give the first
+ * along one axis, NaN ranked as NumPy ranks it: as -inf for nanargmax, +inf
+ * for nanargmin, so it never wins over a number but ties with that infinity
+ * (nanargmin([nan, nan, inf]) is 0, as numpy.nanargmin gives). `axis` points
+ * at an axis in [-rank, rank-1], or is NULL for every axis at once (NumPy's
+ * axis=None: the row-major flattened index). `reduced` is int64 with the
+ * input's shape, the reduced axes kept as 1 (keepdims == 1) or removed
+ * (keepdims == 0; any other value: ARGEXT_ERR_ATTRIBUTE). Ties give the first
  * occurrence; -0.0 equals +0.0; integer dtypes behave as argext_argmax /
  * argext_argmin. The input is read once, in place.
  *
