@@ -3,7 +3,7 @@ from libc.stdint cimport int64_t
 
 
 cdef extern from "argext.h" nogil:
-    int ARGEXT_MAX_RANK
+    enum: ARGEXT_MAX_RANK
     int ARGEXT_BYTESWAPPED
 
     ctypedef enum argext_dtype:

@@ -18,8 +18,8 @@ cdef object _onnx_arg(Entry entry, _Version v, object data, object axis, object 
     _describe(&c.data, arr, code)
     cdef int rank = cnp.PyArray_NDIM(arr)
     cdef int64_t a = c.axis + rank if c.axis < 0 else c.axis
-    cdef unsigned char reduced[64]
-    cdef cnp.npy_intp dims[64]
+    cdef unsigned char reduced[ARGEXT_MAX_RANK]
+    cdef cnp.npy_intp dims[ARGEXT_MAX_RANK]
     cdef int ndim = 0
     result = None
     if 0 <= a < rank and 0 <= c.keepdims <= 1:  # else no output shape: C reports the fault

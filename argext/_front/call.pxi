@@ -20,7 +20,7 @@ cdef struct Call:
     bint has_out         # no output shape exists (a refused axis): C reports the fault
     int64_t axis
     bint every_axis      # nanargmax/nanargmin over the flattened array
-    int64_t axes[64]
+    int64_t axes[ARGEXT_MAX_RANK]
     int naxes
     int keepdims
     int select_last_index

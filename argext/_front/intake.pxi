@@ -111,8 +111,8 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
 
 cdef struct Descriptor:
     argext_tensor t
-    int64_t shape[64]  # used only where npy_intp is not int64
-    int64_t strides[64]
+    int64_t shape[ARGEXT_MAX_RANK]  # used only where npy_intp is not int64
+    int64_t strides[ARGEXT_MAX_RANK]
 
 
 cdef void _describe(Descriptor *d, cnp.ndarray a, int code) noexcept:

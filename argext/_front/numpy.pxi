@@ -59,8 +59,8 @@ cdef object _numpy_arg(Entry entry, object a, object axis, object out, bint keep
             c.axes[d] = d
     _describe(&c.data, arr, code)
     cdef int64_t ax = c.axis + rank if c.axis < 0 else c.axis
-    cdef unsigned char reduced[64]
-    cdef cnp.npy_intp dims[64]
+    cdef unsigned char reduced[ARGEXT_MAX_RANK]
+    cdef cnp.npy_intp dims[ARGEXT_MAX_RANK]
     cdef bint kept = keepdims or c.entry in (ENTRY_REDUCE_ARGMAX, ENTRY_REDUCE_ARGMIN)
     result = None
     if every or 0 <= ax < rank:  # else no output shape: C reports the fault

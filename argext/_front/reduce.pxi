@@ -47,8 +47,8 @@ cdef object _multi_axis(Entry entry, str name, object data, object axes, object 
     if odt not in _INDEX_DTYPES:
         raise SpecTypeError(f"{name}: output_dtype must be int64, int32, uint64 or uint32, "
                             f"got {output_dtype!r}")
-    cdef unsigned char reduced[64]
-    cdef cnp.npy_intp dims[64]
+    cdef unsigned char reduced[ARGEXT_MAX_RANK]
+    cdef cnp.npy_intp dims[ARGEXT_MAX_RANK]
     result = None
     if 1 <= c.naxes <= rank and all(-rank <= c.axes[i] < rank for i in range(c.naxes)):
         memset(reduced, 0, rank)

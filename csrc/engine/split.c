@@ -1,5 +1,6 @@
 /*
- * split.c - one reduction split over threads (threads.c runs the parts).
+ * split.c - the engine's entry point: one reduction planned, then run on the
+ * calling thread or split over threads (runtime/threads.h runs the parts).
  *
  * Results do not depend on the split:
  * - many kept positions: each part takes a range of them (rows, or columns
@@ -14,7 +15,8 @@
  */
 #include <string.h>
 
-#include "engine/reduce.h"
+#include "engine/plan.h"
+#include "runtime/scratch.h"
 #include "runtime/threads.h"
 
 /* Pieces per call: their results live on the caller's stack (16 bytes each; a call
@@ -23,24 +25,23 @@
 
 typedef struct {
     int64_t key; /* 8-byte slot: the plan's key type */
-    int64_t flat;
-} piece_best;
+    int64_t index;
+} piece_result;
 
 typedef struct {
     const argext_plan *p;
-    int64_t ranges;      /* kept ranges; 0 for pieces */
-    int64_t pieces;      /* pieces per kept position */
-    int64_t count;       /* reduced elements per kept position */
-    piece_best *best;    /* one per piece task */
-    unsigned char *done; /* one per task, set by the thread that ran it */
+    int64_t ranges;        /* kept ranges; 0 for pieces */
+    int64_t pieces;        /* pieces per kept position */
+    piece_result *results; /* one per piece task */
+    unsigned char *done;   /* one per task, set by the thread that ran it */
 } split;
 
-int64_t argext_part_start(int64_t n, int64_t parts, int64_t t)
+static argext_engine_scratch *scratch_acquire(void)
 {
-    return n / parts * t + (t < n % parts ? t : n % parts);
+    return (argext_engine_scratch *)argext_scratch_acquire(sizeof(argext_engine_scratch));
 }
 
-static void run_part(const split *sp, int64_t t, argext_arena *s)
+static void run_part(const split *sp, int64_t t, argext_engine_scratch *s)
 {
     const argext_plan *p = sp->p;
     if (sp->ranges) {
@@ -49,44 +50,35 @@ static void run_part(const split *sp, int64_t t, argext_arena *s)
         return;
     }
     int64_t k = t / sp->pieces, c = t % sp->pieces;
-    sp->best[t].flat = argext_plan_row_part(p, k, argext_part_start(sp->count, sp->pieces, c),
-                                            argext_part_start(sp->count, sp->pieces, c + 1), 1,
-                                            &sp->best[t].key);
+    sp->results[t].index = argext_plan_row_part(
+        p, k, argext_part_start(p->count, sp->pieces, c),
+        argext_part_start(p->count, sp->pieces, c + 1), 1, &sp->results[t].key);
 }
 
 /* A part on a thread without scratch (out of memory) is left to the caller. */
 static void split_task(void *context, int64_t t)
 {
     const split *sp = (const split *)context;
-    argext_arena *s = argext_arena_acquire();
+    argext_engine_scratch *s = scratch_acquire();
     if (!s)
         return;
     run_part(sp, t, s);
     sp->done[t] = 1;
-    argext_arena_release(s);
+    argext_scratch_release(s);
 }
 
-void argext_plan_run_all(const argext_plan *p, argext_arena *s)
+/* The plan over `parts` threads (parts > 1), s being the caller's scratch. */
+static void run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
 {
-    int64_t count = p->axis.n;
-    for (int j = 0; j < p->nr; j++)
-        count *= p->along[j].n;
-    int64_t bytes = p->positions > INT64_MAX / count ? INT64_MAX : p->positions * count;
-    bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)p->itemsize;
-    int parts = argext_parts_for(bytes);
-    if (parts == 1) {
-        argext_plan_run(p, 0, p->positions, s);
-        return;
-    }
-    piece_best best[MAX_PIECES];
+    piece_result results[MAX_PIECES];
     unsigned char done[ARGEXT_MAX_THREADS > MAX_PIECES ? ARGEXT_MAX_THREADS : MAX_PIECES];
-    split sp = {p, 0, 1, count, best, done};
+    split sp = {p, 0, 1, results, done};
     int64_t tasks, pieces = MAX_PIECES / p->positions;
     if (p->column_mode || p->positions >= 8 * (int64_t)parts || pieces < 2) {
         sp.ranges = tasks = p->positions < parts ? p->positions : parts;
     } else {
         sp.pieces = pieces < parts ? pieces : parts;
-        sp.pieces = sp.pieces < count ? sp.pieces : count;
+        sp.pieces = sp.pieces < p->count ? sp.pieces : p->count;
         tasks = p->positions * sp.pieces;
     }
     memset(done, 0, (size_t)tasks);
@@ -96,14 +88,29 @@ void argext_plan_run_all(const argext_plan *p, argext_arena *s)
             run_part(&sp, t, s);
     if (sp.ranges)
         return;
-    for (int64_t k = 0; k < p->positions; k++) {
-        const piece_best *b = best + k * sp.pieces, *win = b;
+    for (int64_t k = 0; k < p->positions; k++) { /* each position's pieces, merged */
+        const piece_result *r = results + k * sp.pieces, *win = r;
         for (int64_t c = 1; c < sp.pieces; c++)
-            if (argext_plan_better(p, &b[c].key, b[c].flat, &win->key, win->flat))
-                win = &b[c];
-        argext_iter outer;
-        argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
-        argext_store_index(p->out + outer.b + (k % p->inner.n) * p->inner.b, p->out_dtype,
-                           p->flat0 + win->flat);
+            if (argext_plan_better(p, &r[c].key, r[c].index, &win->key, win->index))
+                win = &r[c];
+        argext_plan_store(p, k, win->index);
     }
+}
+
+argext_status argext_engine_reduce(const argext_reduction *r)
+{
+    argext_engine_scratch *s = scratch_acquire();
+    if (!s)
+        return ARGEXT_ERR_NOMEM;
+    argext_plan *p = &s->plan;
+    argext_plan_build(p, r);
+    int64_t bytes = p->positions > INT64_MAX / p->count ? INT64_MAX : p->positions * p->count;
+    bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)p->itemsize;
+    int parts = argext_parts_for(bytes);
+    if (parts == 1)
+        argext_plan_run(p, 0, p->positions, s);
+    else
+        run_split(p, parts, s);
+    argext_scratch_release(s);
+    return ARGEXT_OK;
 }

@@ -53,20 +53,12 @@ extern "C" {
 /* Largest rank a descriptor may have. */
 #define ARGEXT_MAX_RANK 64
 
-/* Element types. Values are part of the ABI. */
+/* Element types. Values are part of the ABI; code never reads a kind or
+   a size from a value's place in this list. */
 typedef enum argext_dtype {
-    ARGEXT_FLOAT16 = 0,
-    ARGEXT_BFLOAT16 = 1,
-    ARGEXT_FLOAT32 = 2,
-    ARGEXT_FLOAT64 = 3,
-    ARGEXT_INT8 = 4,
-    ARGEXT_INT16 = 5,
-    ARGEXT_INT32 = 6,
-    ARGEXT_INT64 = 7,
-    ARGEXT_UINT8 = 8,
-    ARGEXT_UINT16 = 9,
-    ARGEXT_UINT32 = 10,
-    ARGEXT_UINT64 = 11,
+    ARGEXT_FLOAT16 = 0, ARGEXT_BFLOAT16 = 1, ARGEXT_FLOAT32 = 2, ARGEXT_FLOAT64 = 3,
+    ARGEXT_INT8 = 4, ARGEXT_INT16 = 5, ARGEXT_INT32 = 6, ARGEXT_INT64 = 7,
+    ARGEXT_UINT8 = 8, ARGEXT_UINT16 = 9, ARGEXT_UINT32 = 10, ARGEXT_UINT64 = 11,
     ARGEXT_DTYPE_COUNT = 12
 } argext_dtype;
 

@@ -35,55 +35,63 @@
    refuses to import. API version: entries are only ever appended; the
    installed argext must provide at least those a module was built with. */
 #define ARGEXT_CAPI_ABI_VERSION 1
-#define ARGEXT_CAPI_API_VERSION 2
+#define ARGEXT_CAPI_API_VERSION 3
 
-/* abi_version, api_version and version stay first in every ABI version. */
+/*
+ * Every function of argext.h, in the table's order: X(return type, name
+ * without the argext_ prefix, parameters). The table, its provider's
+ * initialiser and (below) the call macros follow this one list; entries are
+ * only ever appended. version stays first in every ABI version.
+ */
+#define ARGEXT_CAPI_FUNCTIONS(X)                                                              \
+    X(const char *, version, (void))                                                          \
+    /* API version 1 */                                                                       \
+    X(const char *, status_string, (argext_status status))                                    \
+    X(size_t, dtype_size, (argext_dtype dtype))                                               \
+    X(argext_status, argmax, (const argext_tensor *data, const argext_tensor *reduced,       \
+                              int64_t axis, int keepdims, int select_last_index))             \
+    X(argext_status, argmin, (const argext_tensor *data, const argext_tensor *reduced,       \
+                              int64_t axis, int keepdims, int select_last_index))             \
+    X(argext_status, reduce_argmax, (const argext_tensor *data, const argext_tensor *output,  \
+                                     const int64_t *axes, int naxes, argext_direction direction)) \
+    X(argext_status, reduce_argmin, (const argext_tensor *data, const argext_tensor *output,  \
+                                     const int64_t *axes, int naxes, argext_direction direction)) \
+    X(argext_status, hardmax, (const argext_tensor *input, const argext_tensor *output,      \
+                               int64_t axis, int version))                                    \
+    X(int, isa_supported, (argext_isa isa))                                                   \
+    X(argext_isa, isa_best, (void))                                                           \
+    X(argext_isa, get_isa, (void))                                                            \
+    X(argext_status, set_isa, (argext_isa isa))                                               \
+    X(const char *, isa_name, (argext_isa isa))                                               \
+    X(argext_status, hardmax_onto_zeros, (const argext_tensor *input,                         \
+                                          const argext_tensor *output, int64_t axis,          \
+                                          int version))                                       \
+    /* API version 2 */                                                                       \
+    X(int, get_num_threads, (void))                                                           \
+    X(argext_status, set_num_threads, (int n))                                                \
+    X(void, set_parallel_for, (argext_parallel_for parallel_for, void *host))                 \
+    X(argext_error, last_error, (void))                                                       \
+    X(argext_status, nanargmax, (const argext_tensor *data, const argext_tensor *reduced,    \
+                                 const int64_t *axis, int keepdims))                          \
+    X(argext_status, nanargmin, (const argext_tensor *data, const argext_tensor *reduced,    \
+                                 const int64_t *axis, int keepdims))                          \
+    /* API version 3 */                                                                       \
+    X(int, isa_rank, (argext_isa isa))
+
+#define ARGEXT_CAPI_FIELD(RET, NAME, PARAMS) RET(*NAME) PARAMS;
 typedef struct argext_capi {
     unsigned int abi_version;
     unsigned int api_version;
-    const char *(*version)(void);
-    /* API version 1 */
-    const char *(*status_string)(argext_status status);
-    size_t (*dtype_size)(argext_dtype dtype);
-    argext_status (*argmax)(const argext_tensor *data, const argext_tensor *reduced,
-                            int64_t axis, int keepdims, int select_last_index);
-    argext_status (*argmin)(const argext_tensor *data, const argext_tensor *reduced,
-                            int64_t axis, int keepdims, int select_last_index);
-    argext_status (*reduce_argmax)(const argext_tensor *data, const argext_tensor *output,
-                                   const int64_t *axes, int naxes, argext_direction direction);
-    argext_status (*reduce_argmin)(const argext_tensor *data, const argext_tensor *output,
-                                   const int64_t *axes, int naxes, argext_direction direction);
-    argext_status (*hardmax)(const argext_tensor *input, const argext_tensor *output,
-                             int64_t axis, int version);
-    int (*isa_supported)(argext_isa isa);
-    argext_isa (*isa_best)(void);
-    argext_isa (*get_isa)(void);
-    argext_status (*set_isa)(argext_isa isa);
-    const char *(*isa_name)(argext_isa isa);
-    argext_status (*hardmax_onto_zeros)(const argext_tensor *input, const argext_tensor *output,
-                                        int64_t axis, int version);
-    /* API version 2 */
-    int (*get_num_threads)(void);
-    argext_status (*set_num_threads)(int n);
-    void (*set_parallel_for)(argext_parallel_for parallel_for, void *host);
-    argext_error (*last_error)(void);
-    argext_status (*nanargmax)(const argext_tensor *data, const argext_tensor *reduced,
-                               const int64_t *axis, int keepdims);
-    argext_status (*nanargmin)(const argext_tensor *data, const argext_tensor *reduced,
-                               const int64_t *axis, int keepdims);
+    ARGEXT_CAPI_FUNCTIONS(ARGEXT_CAPI_FIELD)
 } argext_capi;
+#undef ARGEXT_CAPI_FIELD
 
 #ifdef ARGEXT_CAPI_PROVIDER
 /* Only argext's own extension module defines this: it fills the table. */
+#define ARGEXT_CAPI_ENTRY(RET, NAME, PARAMS) argext_##NAME,
 static const argext_capi argext_capi_provided = {
-    ARGEXT_CAPI_ABI_VERSION, ARGEXT_CAPI_API_VERSION,
-    argext_version, argext_status_string, argext_dtype_size,
-    argext_argmax, argext_argmin, argext_reduce_argmax, argext_reduce_argmin, argext_hardmax,
-    argext_isa_supported, argext_isa_best, argext_get_isa, argext_set_isa, argext_isa_name,
-    argext_hardmax_onto_zeros,
-    argext_get_num_threads, argext_set_num_threads, argext_set_parallel_for,
-    argext_last_error, argext_nanargmax, argext_nanargmin,
-};
+    ARGEXT_CAPI_ABI_VERSION, ARGEXT_CAPI_API_VERSION, ARGEXT_CAPI_FUNCTIONS(ARGEXT_CAPI_ENTRY)};
+#undef ARGEXT_CAPI_ENTRY
 #else
 
 #ifdef ARGEXT_CAPI_UNIQUE_SYMBOL
@@ -97,6 +105,9 @@ const argext_capi *argext_capi_table = NULL;
 static const argext_capi *argext_capi_table = NULL;
 #endif
 
+/* Each function's name calls its table entry: one macro per entry of
+   ARGEXT_CAPI_FUNCTIONS, in its order (tests/test_public_api.py holds them
+   equal; the preprocessor cannot define macros from a list). */
 #define argext_version (*argext_capi_table->version)
 #define argext_status_string (*argext_capi_table->status_string)
 #define argext_dtype_size (*argext_capi_table->dtype_size)
@@ -117,6 +128,7 @@ static const argext_capi *argext_capi_table = NULL;
 #define argext_last_error (*argext_capi_table->last_error)
 #define argext_nanargmax (*argext_capi_table->nanargmax)
 #define argext_nanargmin (*argext_capi_table->nanargmin)
+#define argext_isa_rank (*argext_capi_table->isa_rank)
 
 #ifndef ARGEXT_NO_IMPORT
 /* Imports argext and takes its table. Returns 0, or -1 with a Python

@@ -1,6 +1,6 @@
 /*
- * threads.c - the persistent worker pool, the thread count, and the host's
- * parallel-for hook (docs/threads.md explains the design).
+ * threads.c - the persistent worker pool, the thread count, the part size,
+ * and the host's parallel-for hook (docs/threads.md explains the design).
  *
  * One lock guards all of it. A call posts its tasks; the caller and the
  * workers take them one by one under the lock; the caller waits until the
@@ -16,14 +16,9 @@
  * where DllMain cannot join threads, the DLL is pinned once it has started
  * workers, and the OS ends them at process exit).
  */
-#if !defined(_WIN32) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT_S */
-#endif
-
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "runtime/cpus.h"
 #include "runtime/threads.h"
 
 #ifdef _WIN32
@@ -33,26 +28,58 @@ typedef CONDITION_VARIABLE cond_t;
 typedef HANDLE thread_t;
 #define LOCK_INIT SRWLOCK_INIT
 #define COND_INIT CONDITION_VARIABLE_INIT
-static void lock(lock_t *l) { AcquireSRWLockExclusive(l); }
-static void unlock(lock_t *l) { ReleaseSRWLockExclusive(l); }
-static void cond_wait(cond_t *c, lock_t *l) { SleepConditionVariableSRW(c, l, INFINITE, 0); }
-static void cond_signal(cond_t *c) { WakeConditionVariable(c); }
-static void cond_broadcast(cond_t *c) { WakeAllConditionVariable(c); }
 #else
 #include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
 typedef pthread_mutex_t lock_t;
 typedef pthread_cond_t cond_t;
 typedef pthread_t thread_t;
 #define LOCK_INIT PTHREAD_MUTEX_INITIALIZER
 #define COND_INIT PTHREAD_COND_INITIALIZER
-static void lock(lock_t *l) { pthread_mutex_lock(l); }
-static void unlock(lock_t *l) { pthread_mutex_unlock(l); }
-static void cond_wait(cond_t *c, lock_t *l) { pthread_cond_wait(c, l); }
-static void cond_signal(cond_t *c) { pthread_cond_signal(c); }
-static void cond_broadcast(cond_t *c) { pthread_cond_broadcast(c); }
 #endif
+
+/* The lock and condition variables: Windows slim reader/writer locks, or POSIX. */
+static void lock(lock_t *l)
+{
+#ifdef _WIN32
+    AcquireSRWLockExclusive(l);
+#else
+    pthread_mutex_lock(l);
+#endif
+}
+
+static void unlock(lock_t *l)
+{
+#ifdef _WIN32
+    ReleaseSRWLockExclusive(l);
+#else
+    pthread_mutex_unlock(l);
+#endif
+}
+
+static void cond_wait(cond_t *c, lock_t *l)
+{
+#ifdef _WIN32
+    SleepConditionVariableSRW(c, l, INFINITE, 0);
+#else
+    pthread_cond_wait(c, l);
+#endif
+}
+
+/* Wakes one waiter (all == 0) or every waiter. */
+static void cond_wake(cond_t *c, int all)
+{
+#ifdef _WIN32
+    if (all)
+        WakeAllConditionVariable(c);
+    else
+        WakeConditionVariable(c);
+#else
+    if (all)
+        pthread_cond_broadcast(c);
+    else
+        pthread_cond_signal(c);
+#endif
+}
 
 static struct {
     lock_t lock;
@@ -71,158 +98,21 @@ static struct {
     int64_t ntasks, next, unfinished;
 } pool = {LOCK_INIT, COND_INIT, COND_INIT, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, 0};
 
-/* ------------------------------------------------ CPUs this process may use */
-
-#if defined(__linux__)
-/* The cgroup CPU quota as whole CPUs (rounded up), or 0 for none. v2:
-   cpu.max ("max 100000" or "200000 100000") in the process's cgroup and its
-   ancestors; v1: cpu.cfs_quota_us / cpu.cfs_period_us. The cgroup's path
-   comes from /proc/self/cgroup; inside a container's namespace it is "/". */
-static int read_quota(const char *path, int v2)
+/* An environment variable as a whole number in [low, high], or 0. */
+static long long env_number(const char *name, long long low, long long high)
 {
-    char buf[128];
-    long long quota = -1, period = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    if (v2) {
-        if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lld %lld", &quota, &period) != 2)
-            quota = -1; /* "max ..." */
-    } else {
-        if (fscanf(f, "%lld", &quota) == 1) {
-            char pp[512];
-            size_t n = strlen(path);
-            if (n >= sizeof pp || n < 12) {
-                quota = -1;
-            } else { /* .../cpu.cfs_quota_us -> .../cpu.cfs_period_us */
-                memcpy(pp, path, n - 12);
-                strcpy(pp + n - 12, "period_us");
-                FILE *g = fopen(pp, "r");
-                if (!g || fscanf(g, "%lld", &period) != 1)
-                    quota = -1;
-                if (g)
-                    fclose(g);
-            }
-        }
-    }
-    fclose(f);
-    if (quota <= 0 || period <= 0)
-        return 0;
-    long long cpus = (quota + period - 1) / period;
-    return cpus > ARGEXT_MAX_THREADS ? ARGEXT_MAX_THREADS : (int)cpus;
-}
-
-static int cgroup_quota(void)
-{
-    char line[512], dir[512], path[700];
-    int best = 0;
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f)) {
-        /* "0::/path" (v2) or "N:cpu,cpuacct:/path" (v1) */
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c2 = '\0';
-        const char *controllers = c1 + 1;
-        int v2 = *controllers == '\0';
-        if (!v2 && !strstr(controllers, "cpu"))
-            continue;
-        size_t n = strcspn(c2 + 1, "\n");
-        if (n >= sizeof dir)
-            continue;
-        memcpy(dir, c2 + 1, n);
-        dir[n] = '\0';
-        /* The quota that binds is the smallest along the path to the root. */
-        for (;;) {
-            const char *root = dir[0] == '/' && dir[1] == '\0' ? "" : dir;
-            int q = 0;
-            if (v2) {
-                snprintf(path, sizeof path, "/sys/fs/cgroup%s/cpu.max", root);
-                q = read_quota(path, 1);
-            } else {
-                snprintf(path, sizeof path, "/sys/fs/cgroup/cpu,cpuacct%s/cpu.cfs_quota_us", root);
-                q = read_quota(path, 0);
-                if (!q) {
-                    snprintf(path, sizeof path, "/sys/fs/cgroup/cpu%s/cpu.cfs_quota_us", root);
-                    q = read_quota(path, 0);
-                }
-            }
-            if (q > 0 && (best == 0 || q < best))
-                best = q;
-            char *slash = strrchr(dir, '/');
-            if (!slash || slash == dir) {
-                if (dir[0] == '/' && dir[1] != '\0') {
-                    dir[1] = '\0'; /* the root itself, last */
-                    continue;
-                }
-                break;
-            }
-            *slash = '\0';
-        }
-    }
-    fclose(f);
-    return best;
-}
-
-static int affinity_cpus(void)
-{
-    for (int ncpu = 1024; ncpu <= (1 << 16); ncpu *= 2) {
-        cpu_set_t *set = CPU_ALLOC((size_t)ncpu);
-        size_t size = CPU_ALLOC_SIZE((size_t)ncpu);
-        if (!set)
-            return 0;
-        CPU_ZERO_S(size, set);
-        int ok = sched_getaffinity(0, size, set) == 0, n = ok ? CPU_COUNT_S(size, set) : 0;
-        CPU_FREE(set);
-        if (ok)
-            return n;
-    }
-    return 0;
-}
-#endif
-
-static int process_cpus(void)
-{
-    int n = 0;
-#if defined(_WIN32)
-    DWORD_PTR process_mask, system_mask;
-    if (GetProcessAffinityMask(GetCurrentProcess(), &process_mask, &system_mask))
-        for (; process_mask; process_mask &= process_mask - 1)
-            n++;
-    if (GetActiveProcessorGroupCount() > 1) /* a mask covers one group only */
-        n = (int)GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
-#else
-#if defined(__linux__)
-    n = affinity_cpus();
-    int quota = cgroup_quota();
-    if (quota > 0 && (n == 0 || quota < n))
-        n = quota;
-#endif
-    if (n <= 0)
-        n = (int)sysconf(_SC_NPROCESSORS_ONLN);
-#endif
-    if (n < 1)
-        n = 1;
-    return n > ARGEXT_MAX_THREADS ? ARGEXT_MAX_THREADS : n;
-}
-
-/* ARGEXT_NUM_THREADS as a count in [1, ARGEXT_MAX_THREADS], or 0. */
-static int env_threads(void)
-{
-    const char *s = getenv("ARGEXT_NUM_THREADS");
+    const char *s = getenv(name);
     char *end;
     if (!s || !*s)
         return 0;
-    long v = strtol(s, &end, 10);
-    return *end == '\0' && v >= 1 && v <= ARGEXT_MAX_THREADS ? (int)v : 0;
+    long long v = strtoll(s, &end, 10);
+    return *end == '\0' && v >= low && v <= high ? v : 0;
 }
 
 static int default_threads(void)
 {
-    int n = env_threads();
-    return n ? n : process_cpus();
+    int n = (int)env_number("ARGEXT_NUM_THREADS", 1, ARGEXT_MAX_THREADS);
+    return n ? n : argext_process_cpus();
 }
 
 /* ------------------------------------------------------------ settings */
@@ -262,17 +152,44 @@ void argext_set_parallel_for(argext_parallel_for parallel_for, void *host)
     unlock(&pool.lock);
 }
 
+/* ARGEXT_MIN_PART_BYTES, read once: a smaller part splits smaller calls (the
+   C test driver splits inputs of a few bytes with it). */
 static int64_t min_part_bytes = ARGEXT_MIN_PART_BYTES;
 
-void argext_set_min_part_bytes(int64_t bytes) { min_part_bytes = bytes; }
+static void read_min_part_bytes(void)
+{
+    long long bytes = env_number("ARGEXT_MIN_PART_BYTES", 1, INT64_MAX / 2);
+    if (bytes)
+        min_part_bytes = (int64_t)bytes;
+}
+
+#ifdef _WIN32
+static INIT_ONCE part_once = INIT_ONCE_STATIC_INIT;
+static BOOL CALLBACK read_part_once(PINIT_ONCE once, void *param, void **context)
+{
+    (void)once, (void)param, (void)context;
+    read_min_part_bytes();
+    return TRUE;
+}
+static void part_bytes_known(void) { InitOnceExecuteOnce(&part_once, read_part_once, NULL, NULL); }
+#else
+static pthread_once_t part_once = PTHREAD_ONCE_INIT;
+static void part_bytes_known(void) { pthread_once(&part_once, read_min_part_bytes); }
+#endif
 
 int argext_parts_for(int64_t bytes)
 {
+    part_bytes_known();
     if (bytes < 2 * min_part_bytes)
         return 1;
     int64_t parts = bytes / min_part_bytes;
     int n = argext_get_num_threads();
     return parts < n ? (int)parts : n;
+}
+
+int64_t argext_part_start(int64_t n, int64_t parts, int64_t t)
+{
+    return n / parts * t + (t < n % parts ? t : n % parts);
 }
 
 /* ------------------------------------------------------------ the pool */
@@ -288,7 +205,7 @@ static void run_tasks(void)
         task(context, i);
         lock(&pool.lock);
         if (--pool.unfinished == 0)
-            cond_signal(&pool.done);
+            cond_wake(&pool.done, 0);
     }
 }
 
@@ -397,7 +314,7 @@ void argext_run_parallel(int64_t ntasks, argext_task task, void *context)
     pool.ntasks = ntasks;
     pool.next = 0;
     pool.unfinished = ntasks;
-    cond_broadcast(&pool.wake);
+    cond_wake(&pool.wake, 1);
     run_tasks();
     while (pool.unfinished > 0)
         cond_wait(&pool.done, &pool.lock);
@@ -416,7 +333,7 @@ __attribute__((destructor)) static void stop_pool(void)
 {
     lock(&pool.lock);
     pool.stopping = 1;
-    cond_broadcast(&pool.wake);
+    cond_wake(&pool.wake, 1);
     int started = pool.started;
     unlock(&pool.lock);
     for (int i = 0; i < started; i++)

@@ -1,17 +1,19 @@
 /*
- * threads.h - the engine's parallel-for (threads.c): a persistent pool of
- * worker threads, or the embedding application's own parallel-for when it
- * installed one with argext_set_parallel_for.
+ * threads.h - the parallel-for (threads.c): a persistent pool of worker
+ * threads, or the embedding application's own parallel-for when it installed
+ * one with argext_set_parallel_for. It runs tasks; what a task does, and how
+ * work is cut into tasks, is its caller's business.
  */
-#ifndef ARGEXT_THREADS_H
-#define ARGEXT_THREADS_H
+#ifndef ARGEXT_RUNTIME_THREADS_H
+#define ARGEXT_RUNTIME_THREADS_H
 
 #include <stdint.h>
 
 #include "argext.h"
 
 /* Bytes of input below which a part of the work is not worth a thread's
-   wake-up (tens of microseconds on a loaded machine). */
+   wake-up (tens of microseconds on a loaded machine); the environment
+   variable ARGEXT_MIN_PART_BYTES, read once, overrides it. */
 #define ARGEXT_MIN_PART_BYTES ((int64_t)1 << 20)
 
 /*
@@ -21,9 +23,8 @@
  */
 int argext_parts_for(int64_t bytes);
 
-/* Sets the part size (default ARGEXT_MIN_PART_BYTES); the C test driver
-   lowers it, before any call runs, to split small inputs. */
-void argext_set_min_part_bytes(int64_t bytes);
+/* Part t of `parts` near-equal parts of [0, n): [start(t), start(t + 1)). */
+int64_t argext_part_start(int64_t n, int64_t parts, int64_t t);
 
 /*
  * Calls task(context, i) once for every i in [0, ntasks) (ntasks >= 1), on
@@ -34,15 +35,4 @@ void argext_set_min_part_bytes(int64_t bytes);
  */
 void argext_run_parallel(int64_t ntasks, argext_task task, void *context);
 
-/* ---- the engine's split (split.c) ---- */
-
-#include "engine/reduce.h"
-
-/* Part t of `parts` near-equal parts of [0, n): [start(t), start(t + 1)). */
-int64_t argext_part_start(int64_t n, int64_t parts, int64_t t);
-
-/* argext_plan_run over every kept position, split over threads when the
-   reduction is large; s is the calling thread's scratch. */
-void argext_plan_run_all(const argext_plan *p, argext_arena *s);
-
-#endif /* ARGEXT_THREADS_H */
+#endif /* ARGEXT_RUNTIME_THREADS_H */

@@ -1,0 +1,42 @@
+/*
+ * engine.h - the arg-reduction engine behind every operator (plan.c, run.c,
+ * split.c): what the API layer hands it, once a request has passed its checks.
+ *
+ * A request names, for each input dimension, whether it is reduced. The
+ * engine collapses it to [outer, axis, inner]: kept dimensions become outer
+ * loops plus one inner dimension (the one with the smallest input stride),
+ * reduced dimensions become the axis, coalesced where memory allows and
+ * otherwise iterated in place. Strides are bytes and may be negative or
+ * zero; nothing is copied or transposed. Byte-swapped input is read in place
+ * by row and column kernels that swap each vector as they load it; batches
+ * of short rows (and layouts a kernel does not read in place) are swapped a
+ * bounded block at a time into per-thread scratch, then folded by the same
+ * kernels.
+ */
+#ifndef ARGEXT_ENGINE_H
+#define ARGEXT_ENGINE_H
+
+#include <stdint.h>
+
+#include "argext.h"
+
+typedef struct argext_reduction {
+    const char *data;
+    int dtype;                    /* argext_dtype, maybe | ARGEXT_BYTESWAPPED */
+    int rank;
+    const int64_t *shape;         /* rank entries, every reduced one > 0 */
+    const int64_t *strides;       /* input byte strides, rank entries */
+    const unsigned char *reduced; /* rank flags: 1 = reduced dimension */
+    char *out;
+    argext_dtype out_dtype;       /* INT64, INT32, UINT64 or UINT32 */
+    const int64_t *out_strides;   /* output byte strides by input dimension; ignored where reduced */
+    int op;                       /* an ARGEXT_OP_* of kernels/ops.h */
+    int last;                     /* 1: last occurrence */
+} argext_reduction;
+
+/* Writes every output index of a request that passed its checks, split
+   over threads when large. ARGEXT_ERR_NOMEM (nothing written) when the
+   calling thread has no scratch. */
+argext_status argext_engine_reduce(const argext_reduction *r);
+
+#endif /* ARGEXT_ENGINE_H */

@@ -1,0 +1,218 @@
+/*
+ * run.c - a plan run over ranges of kept positions, or over pieces of one
+ * position's reduced elements, with the kernels it chose.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "engine/plan.h"
+#include "kernels/dtypes.h"
+
+/* Bytes of byte-swapped short rows swapped per many-rows kernel call: they
+   stay in L1 between the swap and the kernel. */
+#define SWAP_ROW_BYTES 16384
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Writes a flat index into an index output. */
+static void store_index(char *p, argext_dtype dt, int64_t v)
+{
+    switch (dt) {
+    case ARGEXT_INT32: {
+        int32_t x = (int32_t)v;
+        memcpy(p, &x, sizeof x);
+        break;
+    }
+    case ARGEXT_UINT32: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, sizeof x);
+        break;
+    }
+    case ARGEXT_UINT64: {
+        uint64_t x = (uint64_t)v;
+        memcpy(p, &x, sizeof x);
+        break;
+    }
+    default:
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+}
+
+/* Elements [e0, e1) of the row at q, numbered row-major over the reduced
+   dimensions; returns the flat index of the new best, or -1. */
+static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t e1, int init,
+                        void *key)
+{
+    int64_t best_index = -1, an = p->axis.n, i0 = e0 % an;
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nr, p->reduced, e0 / an);
+    while (e0 < e1) {
+        int64_t i1 = min64(an, i0 + (e1 - e0));
+        int64_t i = p->row(q + outer.in + i0 * p->axis.in_stride, i1 - i0, p->axis.in_stride,
+                           p->last, init, key);
+        if (i >= 0)
+            best_index = outer.out + (i0 + i) * p->axis.out_step;
+        init = 0;
+        e0 += i1 - i0;
+        i0 = 0;
+        if (!argext_iter_next(&outer))
+            break;
+    }
+    return best_index;
+}
+
+/* bn columns at q folded over the axis into s->keys / s->idx. */
+static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f0, int init,
+                      argext_engine_scratch *s)
+{
+    const argext_dim *ax = &p->axis;
+    if (!p->swapped) {
+        p->cols(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0, p->last, init,
+                s->keys, s->idx);
+        return;
+    }
+    /* byte-swapped: read in place where the kernel can, else through scratch */
+    if (p->cols_swapped(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0,
+                        p->last, init, s->keys, s->idx))
+        return;
+    int64_t row_bytes = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / row_bytes;
+    chunk = chunk > 0 ? chunk : 1;
+    for (int64_t r0 = 0; r0 < ax->n; r0 += chunk) {
+        int64_t m = min64(chunk, ax->n - r0);
+        p->swap(s->swap, q + r0 * ax->in_stride, m, ax->in_stride, bn, p->inner.in_stride,
+                (int)p->itemsize, m * ax->in_stride);
+        p->cols((const char *)s->swap, m, row_bytes, ax->out_step, bn, (int64_t)p->itemsize,
+                f0 + r0 * ax->out_step, p->last, init && r0 == 0, s->keys, s->idx);
+    }
+}
+
+/* Kept positions [j0, j1) of one inner run, folded a block of columns at a time. */
+static void run_columns(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
+                        argext_engine_scratch *s)
+{
+    const argext_dim *inner = &p->inner;
+    for (int64_t jb = j0; jb < j1; jb += ARGEXT_COL_BLOCK) {
+        int64_t bn = min64(ARGEXT_COL_BLOCK, j1 - jb);
+        const char *q = pin + jb * inner->in_stride;
+        int init = 1;
+        argext_iter outer;
+        argext_iter_seek(&outer, p->nr, p->reduced, 0);
+        do {
+            fold_cols(p, q + outer.in, bn, outer.out, init, s);
+            init = 0;
+        } while (argext_iter_next(&outer));
+        for (int64_t j = 0; j < bn; j++)
+            store_index(pout + (jb + j) * inner->out_step, p->out_dtype, p->flat0 + s->idx[j]);
+    }
+}
+
+/* Kept positions [j0, j1) of one inner run whose rows are one reduced run
+   each: whole rows in batches, no per-row call (byte-swapped rows through
+   scratch). */
+static void run_short_rows(const argext_plan *p, const char *pin, char *pout, int64_t j0,
+                           int64_t j1, argext_engine_scratch *s)
+{
+    const argext_dim *inner = &p->inner;
+    int64_t row_bytes = p->axis.n * (int64_t)p->itemsize;
+    int64_t batch = p->swapped ? SWAP_ROW_BYTES / row_bytes : ARGEXT_COL_BLOCK;
+    batch = min64(batch, ARGEXT_COL_BLOCK);
+    for (int64_t jb = j0; jb < j1; jb += batch) {
+        int64_t bn = min64(batch, j1 - jb);
+        const char *q = pin + jb * inner->in_stride;
+        if (p->swapped) {
+            p->swap(s->swap, q, bn, inner->in_stride, p->axis.n, p->axis.in_stride,
+                    (int)p->itemsize, bn * inner->in_stride);
+            p->rows((const char *)s->swap, bn, row_bytes, p->axis.n, (int64_t)p->itemsize,
+                    p->last, s->idx);
+        } else {
+            p->rows(q, bn, inner->in_stride, p->axis.n, p->axis.in_stride, p->last, s->idx);
+        }
+        for (int64_t j = 0; j < bn; j++)
+            store_index(pout + (jb + j) * inner->out_step, p->out_dtype,
+                        p->flat0 + s->idx[j] * p->axis.out_step);
+    }
+}
+
+/* Kept positions [j0, j1) of one inner run. */
+static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
+                      argext_engine_scratch *s)
+{
+    const argext_dim *inner = &p->inner;
+    if (p->column_mode) {
+        run_columns(p, pin, pout, j0, j1, s);
+    } else if (p->nr == 0 && !p->swapped && p->direct &&
+               (uintptr_t)(pout + j0 * inner->out_step) % sizeof(int64_t) == 0) {
+        /* the many-rows kernel writes the output itself */
+        p->rows(pin + j0 * inner->in_stride, j1 - j0, inner->in_stride, p->axis.n,
+                p->axis.in_stride, p->last, (int64_t *)(void *)(pout + j0 * inner->out_step));
+    } else if (p->nr == 0 && (!p->swapped || p->axis.n * (int64_t)p->itemsize <= SWAP_ROW_BYTES / 2)) {
+        run_short_rows(p, pin, pout, j0, j1, s);
+    } else {
+        for (int64_t j = j0; j < j1; j++) {
+            int64_t key;
+            int64_t index = fold_row(p, pin + j * inner->in_stride, 0, p->count, 1, &key);
+            store_index(pout + j * inner->out_step, p->out_dtype, p->flat0 + index);
+        }
+    }
+}
+
+void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
+{
+    if (k0 >= k1)
+        return;
+    int64_t per = p->inner.n, j = k0 % per;
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k0 / per);
+    for (;;) {
+        int64_t jb = min64(per, j + (k1 - k0));
+        run_inner(p, p->in + outer.in, p->out + outer.out, j, jb, s);
+        k0 += jb - j;
+        j = 0;
+        if (k0 >= k1 || !argext_iter_next(&outer))
+            return;
+    }
+}
+
+int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,
+                             void *key)
+{
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
+    const char *q = p->in + outer.in + (k % p->inner.n) * p->inner.in_stride;
+    return fold_row(p, q, e0, e1, init, key);
+}
+
+void argext_plan_store(const argext_plan *p, int64_t k, int64_t index)
+{
+    argext_iter outer;
+    argext_iter_seek(&outer, p->nk, p->kept, k / p->inner.n);
+    store_index(p->out + outer.out + (k % p->inner.n) * p->inner.out_step, p->out_dtype,
+                p->flat0 + index);
+}
+
+/* compare_<dtype>(a, b): -1, 0 or 1 as key a is below, equal to or above key b. */
+#define KEY_COMPARE(ENUM, NAME, ET, KT, KMAX, ...)                  \
+    static int compare_##NAME(const void *a, const void *b)       \
+    {                                                             \
+        KT x, y;                                                  \
+        memcpy(&x, a, sizeof x);                                  \
+        memcpy(&y, b, sizeof y);                                  \
+        return (x > y) - (x < y);                                 \
+    }
+ARGEXT_DTYPES(KEY_COMPARE)
+#undef KEY_COMPARE
+
+#define COMPARE_ENTRY(ENUM, NAME, ET, KT, KMAX, ...) [ARGEXT_##ENUM] = compare_##NAME,
+static int (*const compare_keys[ARGEXT_DTYPE_COUNT])(const void *, const void *) = {
+    ARGEXT_DTYPES(COMPARE_ENTRY)};
+#undef COMPARE_ENTRY
+
+int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const void *key_b,
+                       int64_t b)
+{
+    int c = compare_keys[p->dtype](key_a, key_b);
+    if (c != 0)
+        return c > 0;
+    return p->last ? a > b : a < b;
+}
