@@ -15,16 +15,75 @@ if Path(argext.__file__).resolve().parent == _SOURCE_TREE:
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path.home() / ".cache" / "argext-hypothesis"))
 
 
+import zlib  # noqa: E402
+
 import pytest  # noqa: E402
 
+LEVELS = argext.supported_isas()  # lowest first: the last is the default, the best
+# The suites that compare argext's numbers with a reference, each with its draw: every
+# test of them runs at every level, every case at the best level and one case in DRAW
+# at each other level (a different draw per level, the same on every run: across the
+# levels, most cases run at two or more). The slowest suites draw fewer, to keep CI's
+# time. ARGEXT_TEST_ISA_DRAW=1 runs every case at every level (a long run, not CI's).
+EVERY_LEVEL_SUITES = {
+    "test_argminmax": 4, "test_reduce_axes": 4, "test_hardmax": 4, "test_nanarg": 4,
+    "test_front": 4, "test_onnx_ops": 4, "test_spec_examples": 4,
+    "test_threads": 8, "test_fuzz": 8,  # 8 MiB inputs at four thread counts; hypothesis runs
+}
+ONE_DRAW = os.environ.get("ARGEXT_TEST_ISA_DRAW")
 
-@pytest.fixture(params=argext.supported_isas())
-def isa(request):
-    """Runs the test at each kernel ISA level this machine supports, then
-    restores the level that was in use."""
+
+def _at_level(level):
     previous = argext.get_isa()
-    argext.set_isa(request.param)
+    argext.set_isa(level)
     try:
-        yield request.param
+        yield level
     finally:
         argext.set_isa(previous)
+
+
+@pytest.fixture(params=LEVELS)
+def isa(request):
+    """Runs the test at each kernel ISA level this machine supports, every case at
+    every level, then restores the level that was in use."""
+    yield from _at_level(request.param)
+
+
+def _suite(module):
+    return module.__name__.rpartition(".")[2]
+
+
+def pytest_generate_tests(metafunc):
+    """Each test of EVERY_LEVEL_SUITES that does not ask for `isa` gets an isa_level
+    parameter, which the fixture below applies."""
+    if _suite(metafunc.module) in EVERY_LEVEL_SUITES and "isa" not in metafunc.fixturenames:
+        metafunc.fixturenames.append("isa_level")
+        metafunc.parametrize("isa_level", LEVELS)
+
+
+@pytest.fixture(autouse=True)
+def _isa_level(request):
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or "isa_level" not in callspec.params:
+        yield
+    else:
+        yield from _at_level(callspec.params["isa_level"])
+
+
+def _drawn(item):
+    """Whether a test below the best level is in its level's draw: a hash of its test id
+    (which names the level, so each level draws other cases)."""
+    if item.callspec.params["isa_level"] == LEVELS[-1]:
+        return True
+    draw = int(ONE_DRAW) if ONE_DRAW else EVERY_LEVEL_SUITES[_suite(item.module)]
+    return zlib.crc32(item.nodeid.encode()) % draw == 0
+
+
+def pytest_collection_modifyitems(config, items):
+    keep, drop = [], []
+    for item in items:
+        at_level = "isa_level" in getattr(getattr(item, "callspec", None), "params", {})
+        (keep if not at_level or _drawn(item) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
