@@ -442,3 +442,86 @@ def inputs(draw):
 def test_property_matches_numpy(x_axis, op, keepdims, last):
     x, axis = x_axis
     check(x, axis, int(keepdims), int(last), op)
+
+
+# --- Reversed axes (negative strides) -----------------------------------------
+# The engine scans a reversed axis forward from its far end and maps the index back;
+# first and last occurrence swap under that flip, so ties and NaN are where it can go
+# wrong: rows short (the many-rows kernel) and long, rows of several reduced axes (a
+# reversed run folded into a running best) and one long row cut into pieces by threads.
+
+
+def reversed_data(rng, shape, dtype, kind):
+    if kind == "nan":
+        x = random_array(rng, shape, dtype, ties=True)
+        x.reshape(-1)[rng.choice(x.size, max(2, x.size // 50), replace=False)] = np.nan
+        return x
+    return random_array(rng, shape, dtype, ties=kind == "ties")
+
+
+def reversed_kinds(dtype):
+    return ["random", "ties"] + (["nan"] if is_float(dtype) else [])
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_reversed_rows_and_columns(dtype, op):
+    rng = np.random.default_rng(29)
+    for kind in reversed_kinds(dtype):
+        for shape in [(300, 2), (200, 16), (64, 67), (5, 3001)]:
+            x = reversed_data(rng, shape, dtype, kind)
+            views = [x[:, ::-1], x[::-1], x[::-1, ::-1], x[:, ::-3]]
+            if x.dtype != BFLOAT16:
+                views.append(x.astype(x.dtype.newbyteorder(">" if x.dtype.isnative else "<"))[:, ::-1])
+            for v in views:
+                for axis in (0, 1):
+                    for last in (0, 1):
+                        check(v, axis, 0, last, op)
+        y = reversed_data(rng, (4097,), dtype, kind)
+        for last in (0, 1):
+            check(y[::-1], 0, 0, last, op)
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_reversed_axis_in_a_multi_axis_reduction(dtype, op):
+    from reference import multi_axis_reference
+
+    rng = np.random.default_rng(31)
+    fn = argext.reduce_argmax if op == "max" else argext.reduce_argmin
+    for kind in reversed_kinds(dtype):
+        x = reversed_data(rng, (3, 6, 70), dtype, kind)
+        for v in (x[:, :, ::-1], x[:, ::-1, ::-1], x[::-1]):
+            for axes in ([1, 2], [0, 1, 2], [0, 2]):
+                for last in (0, 1):
+                    got = fn(v, axes, axis_direction="decreasing" if last else "increasing")
+                    np.testing.assert_array_equal(got, multi_axis_reference(v, axes, last, op),
+                                                  err_msg=f"{kind} axes={axes} last={last}")
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTEGERS, ids=ids(FLOATS + INTEGERS))
+def test_reversed_long_row_over_threads(dtype):
+    """A 1-D reversed input of 4 MiB is cut into pieces over two threads."""
+    rng = np.random.default_rng(37)
+    n = 4 * 1024 * 1024 // dtype.itemsize
+    x = random_array(rng, (n,), dtype, ties=True)
+    if is_float(dtype):
+        x[[5, n // 2, n - 7]] = np.nan
+    previous = argext.get_num_threads()
+    argext.set_num_threads(2)
+    try:
+        for last in (0, 1):
+            for op in ("max", "min"):
+                check(x[::-1], 0, 0, last, op)
+                check(x[::-2], 0, 0, last, op)
+    finally:
+        argext.set_num_threads(previous)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids(FLOATS))
+def test_reversed_nanargmax(dtype):
+    rng = np.random.default_rng(41)
+    x = reversed_data(rng, (40, 1000), dtype, "nan")  # 2% NaN: no row is all NaN
+    for v in (x[:, ::-1], x[::-1, ::-1]):
+        for fn, ref in ((argext.nanargmax, np.nanargmax), (argext.nanargmin, np.nanargmin)):
+            np.testing.assert_array_equal(fn(v, axis=1), ref(v.astype(np.float32) if dtype == BFLOAT16 else v, axis=1))

@@ -39,6 +39,30 @@ static void store_index(char *p, argext_dtype dt, int64_t v)
     }
 }
 
+static int compare_key(argext_dtype dt, const void *a, const void *b);
+
+/* The row kernel over n elements of the axis at q: the index of the new
+   best, or -1. A reversed axis (negative stride) is scanned forward from
+   its far end, where the kernels read vectors, and the index mapped back
+   (n-1-j); the far end's first occurrence is the row's last, so the scan
+   asks for the other one. Its own best then meets the incoming one as the
+   forward scan would have: all its indices come after it. */
+static int64_t scan_axis(const argext_plan *p, const char *q, int64_t n, int init, void *key)
+{
+    const int64_t s = p->axis.in_stride;
+    if (s >= 0)
+        return p->row(q, n, s, p->last, init, key);
+    int64_t k = 0;
+    int64_t j = p->row(q + (n - 1) * s, n, -s, !p->last, 1, &k);
+    if (!init) {
+        int c = compare_key(p->dtype, &k, key);
+        if (c < 0 || (c == 0 && !p->last))
+            return -1;
+    }
+    memcpy(key, &k, sizeof k);
+    return n - 1 - j;
+}
+
 /* Elements [e0, e1) of the row at q, numbered row-major over the reduced
    dimensions; returns the flat index of the new best, or -1. */
 static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t e1, int init,
@@ -49,8 +73,7 @@ static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t
     argext_iter_seek(&outer, p->nr, p->reduced, e0 / an);
     while (e0 < e1) {
         int64_t i1 = min64(an, i0 + (e1 - e0));
-        int64_t i = p->row(q + outer.in + i0 * p->axis.in_stride, i1 - i0, p->axis.in_stride,
-                           p->last, init, key);
+        int64_t i = scan_axis(p, q + outer.in + i0 * p->axis.in_stride, i1 - i0, init, key);
         if (i >= 0)
             best_index = outer.out + (i0 + i) * p->axis.out_step;
         init = 0;
@@ -107,9 +130,30 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
     }
 }
 
+/* count whole rows of the axis (row k at q + k * ps) into idx by the
+   many-rows kernel; reversed rows as scan_axis takes them. Byte-swapped rows
+   (row_bytes each) are swapped into scratch first. */
+static void scan_rows(const argext_plan *p, const char *q, int64_t count, int64_t ps,
+                      int64_t *idx, argext_engine_scratch *s)
+{
+    const int64_t n = p->axis.n;
+    const int rev = p->axis.in_stride < 0;
+    const int64_t stride = rev ? -p->axis.in_stride : p->axis.in_stride;
+    q += rev ? (n - 1) * p->axis.in_stride : 0;
+    if (p->swapped) {
+        p->swap(s->swap, q, count, ps, n, stride, (int)p->itemsize, count * ps);
+        p->rows((const char *)s->swap, count, n * (int64_t)p->itemsize, n, (int64_t)p->itemsize,
+                p->last ^ rev, idx);
+    } else {
+        p->rows(q, count, ps, n, stride, p->last ^ rev, idx);
+    }
+    if (rev)
+        for (int64_t k = 0; k < count; k++)
+            idx[k] = n - 1 - idx[k];
+}
+
 /* Kept positions [j0, j1) of one inner run whose rows are one reduced run
-   each: whole rows in batches, no per-row call (byte-swapped rows through
-   scratch). */
+   each: whole rows in batches, no per-row call. */
 static void run_short_rows(const argext_plan *p, const char *pin, char *pout, int64_t j0,
                            int64_t j1, argext_engine_scratch *s)
 {
@@ -119,15 +163,7 @@ static void run_short_rows(const argext_plan *p, const char *pin, char *pout, in
     batch = min64(batch, ARGEXT_COL_BLOCK);
     for (int64_t jb = j0; jb < j1; jb += batch) {
         int64_t bn = min64(batch, j1 - jb);
-        const char *q = pin + jb * inner->in_stride;
-        if (p->swapped) {
-            p->swap(s->swap, q, bn, inner->in_stride, p->axis.n, p->axis.in_stride,
-                    (int)p->itemsize, bn * inner->in_stride);
-            p->rows((const char *)s->swap, bn, row_bytes, p->axis.n, (int64_t)p->itemsize,
-                    p->last, s->idx);
-        } else {
-            p->rows(q, bn, inner->in_stride, p->axis.n, p->axis.in_stride, p->last, s->idx);
-        }
+        scan_rows(p, pin + jb * inner->in_stride, bn, inner->in_stride, s->idx, s);
         for (int64_t j = 0; j < bn; j++)
             store_index(pout + (jb + j) * inner->out_step, p->out_dtype,
                         p->flat0 + s->idx[j] * p->axis.out_step);
@@ -144,8 +180,8 @@ static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t
     } else if (p->nr == 0 && !p->swapped && p->direct &&
                (uintptr_t)(pout + j0 * inner->out_step) % sizeof(int64_t) == 0) {
         /* the many-rows kernel writes the output itself */
-        p->rows(pin + j0 * inner->in_stride, j1 - j0, inner->in_stride, p->axis.n,
-                p->axis.in_stride, p->last, (int64_t *)(void *)(pout + j0 * inner->out_step));
+        scan_rows(p, pin + j0 * inner->in_stride, j1 - j0, inner->in_stride,
+                  (int64_t *)(void *)(pout + j0 * inner->out_step), s);
     } else if (p->nr == 0 && (!p->swapped || p->axis.n * (int64_t)p->itemsize <= SWAP_ROW_BYTES / 2)) {
         run_short_rows(p, pin, pout, j0, j1, s);
     } else {
@@ -208,10 +244,12 @@ static int (*const compare_keys[ARGEXT_DTYPE_COUNT])(const void *, const void *)
     ARGEXT_DTYPES(COMPARE_ENTRY)};
 #undef COMPARE_ENTRY
 
+static int compare_key(argext_dtype dt, const void *a, const void *b) { return compare_keys[dt](a, b); }
+
 int argext_plan_better(const argext_plan *p, const void *key_a, int64_t a, const void *key_b,
                        int64_t b)
 {
-    int c = compare_keys[p->dtype](key_a, key_b);
+    int c = compare_key(p->dtype, key_a, key_b);
     if (c != 0)
         return c > 0;
     return p->last ? a > b : a < b;
