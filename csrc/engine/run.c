@@ -14,30 +14,35 @@
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* Writes a flat index into an index output. */
-static void store_index(char *p, argext_dtype dt, int64_t v)
+/* Writes base + idx[j] * weight, j < n, as the n outputs from out (byte
+   step `step`): the output type chosen once, not per index. */
+static void store_indices(char *out, int64_t step, argext_dtype dt, const int64_t *idx, int64_t n,
+                          int64_t base, int64_t weight)
 {
+#define STORE_AS(T)                                   \
+    for (int64_t j = 0; j < n; j++) {                 \
+        T x = (T)(base + idx[j] * weight);            \
+        memcpy(out + j * step, &x, sizeof x);         \
+    }
     switch (dt) {
-    case ARGEXT_INT32: {
-        int32_t x = (int32_t)v;
-        memcpy(p, &x, sizeof x);
+    case ARGEXT_INT32:
+        STORE_AS(int32_t)
         break;
-    }
-    case ARGEXT_UINT32: {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, sizeof x);
+    case ARGEXT_UINT32:
+        STORE_AS(uint32_t)
         break;
-    }
-    case ARGEXT_UINT64: {
-        uint64_t x = (uint64_t)v;
-        memcpy(p, &x, sizeof x);
+    case ARGEXT_UINT64:
+        STORE_AS(uint64_t)
         break;
-    }
     default:
-        memcpy(p, &v, sizeof v);
+        STORE_AS(int64_t)
         break;
     }
+#undef STORE_AS
 }
+
+/* Writes a flat index into an index output. */
+static void store_index(char *p, argext_dtype dt, int64_t v) { store_indices(p, 0, dt, &v, 1, 0, 1); }
 
 static int compare_key(argext_dtype dt, const void *a, const void *b);
 
@@ -125,8 +130,8 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
             fold_cols(p, q + outer.in, bn, outer.out, init, s);
             init = 0;
         } while (argext_iter_next(&outer));
-        for (int64_t j = 0; j < bn; j++)
-            store_index(pout + (jb + j) * inner->out_step, p->out_dtype, p->flat0 + s->idx[j]);
+        store_indices(pout + jb * inner->out_step, inner->out_step, p->out_dtype, s->idx, bn,
+                      p->flat0, 1);
     }
 }
 
@@ -164,9 +169,8 @@ static void run_short_rows(const argext_plan *p, const char *pin, char *pout, in
     for (int64_t jb = j0; jb < j1; jb += batch) {
         int64_t bn = min64(batch, j1 - jb);
         scan_rows(p, pin + jb * inner->in_stride, bn, inner->in_stride, s->idx, s);
-        for (int64_t j = 0; j < bn; j++)
-            store_index(pout + (jb + j) * inner->out_step, p->out_dtype,
-                        p->flat0 + s->idx[j] * p->axis.out_step);
+        store_indices(pout + jb * inner->out_step, inner->out_step, p->out_dtype, s->idx, bn,
+                      p->flat0, p->axis.out_step);
     }
 }
 
