@@ -3,7 +3,11 @@
 import os
 from pathlib import Path
 
-import argext
+# Parts of 1 MiB (the library's default is 8 MiB, a speed choice): the suites' inputs of a few
+# MiB split over threads, as do those of the C examples they run.
+os.environ.setdefault("ARGEXT_MIN_PART_BYTES", str(1 << 20))
+
+import argext  # noqa: E402
 
 _SOURCE_TREE = Path(__file__).resolve().parent.parent / "argext"
 if Path(argext.__file__).resolve().parent == _SOURCE_TREE:

@@ -14,8 +14,8 @@ import argext
 from reference import ALL_DTYPES, BFLOAT16, arg_reference, hardmax_reference, is_float, multi_axis_reference
 
 THREAD_COUNTS = [1, 2, 3, 7]
-# The engine splits from 2 MiB of input, at most one part per MiB: 8 MiB inputs split
-# into as many parts as there are threads, up to 7.
+# With conftest's parts of 1 MiB the engine splits from 2 MiB of input, at most one part per
+# MiB: 8 MiB inputs split into as many parts as there are threads, up to 7.
 SPLIT_BYTES = 8 << 20
 
 

@@ -255,7 +255,7 @@ ARGEXT_API argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
                                                    int version);
 
 /*
- * Threads. The engine splits a call with about 2 MiB of input or more into
+ * Threads. The engine splits a call with about 16 MiB of input or more into
  * parts (rows, columns, or pieces of one long row, merged exactly), at most
  * one per thread, and runs them on a persistent pool of worker threads that
  * starts on first need; smaller calls run on the calling thread alone.

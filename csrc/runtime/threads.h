@@ -12,9 +12,13 @@
 #include "argext.h"
 
 /* Bytes of input below which a part of the work is not worth a thread's
-   wake-up (tens of microseconds on a loaded machine); the environment
-   variable ARGEXT_MIN_PART_BYTES, read once, overrides it. */
-#define ARGEXT_MIN_PART_BYTES ((int64_t)1 << 20)
+   wake-up (tens of microseconds on a loaded machine). Below two parts'
+   worth (16 MiB) an input mostly sits in the caches, where one core reads
+   it faster than two threads are woken and joined: on an AMD EPYC Zen 5,
+   4-8 MiB inputs took up to 1.8x longer on two threads than on one (issue
+   24). The environment variable ARGEXT_MIN_PART_BYTES, read once,
+   overrides it. */
+#define ARGEXT_MIN_PART_BYTES ((int64_t)8 << 20)
 
 /*
  * How many parts to split `bytes` of work into: 1 (the calling thread
