@@ -31,6 +31,11 @@ assert_type(argext.reduce_argmin(x, (1,), output_dtype="uint64"), npt.NDArray[np
 assert_type(argext.reduce_argmin(x, [0], output_dtype="uint32"), npt.NDArray[np.uint32])
 assert_type(argext.reduce_argmin(x, [0], output_dtype=np.int32), npt.NDArray[np.integer[Any]])
 assert_type(argext.schema("ArgMax", 11).since_version, int)
+assert_type(argext.topk(x, 2), tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]])
+assert_type(argext.topk(x, np.array([2]), 0, largest=0, sorted=False, opset=11,
+                        out=(np.empty((2, 4), np.float32), np.empty((2, 4), np.int64))),
+            tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]])
+assert_type(argext.topk([[1, 2]], 1)[1], npt.NDArray[np.int64])
 assert_type(argext.nanargmax(x), np.intp)
 assert_type(argext.nanargmin(x, axis=1), Any)
 nan_out: npt.NDArray[np.int64] = np.empty((1, 4), np.int64)
