@@ -1,6 +1,6 @@
-"""argext.topk (ONNX TopK 1, 10, 11, 24) against independent references: a
-stable NumPy sort of explicit keys (tests/reference.topk_reference), the ONNX
-reference evaluator at every TopK
+"""argext.topk (ONNX TopK 1, 10, 11, 24) and argext.numpy.top_k against
+independent references: a stable NumPy sort of explicit keys
+(tests/reference.topk_reference), the ONNX reference evaluator at every TopK
 version, ONNX Runtime and PyTorch where they have the dtype; every dtype, both
 byte orders, strided and reversed views, k from 0 to the axis' extent, ties
 and NaN at vector and part boundaries, one and two threads, the refusals.
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import argext
+import argext.numpy as anp
 from reference import ALL_DTYPES, BFLOAT16, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES, is_float, topk_reference
 
 FLOATS = FLOAT_DTYPES + ([BFLOAT16] if BFLOAT16 is not None else [])
@@ -307,6 +308,55 @@ def test_schema_of_every_version():
     assert set(argext.schema("TopK", 1).attributes) == {"axis", "k"}
     assert set(argext.schema("TopK", 11).attributes) == {"axis", "largest", "sorted"}
     assert argext.schema("TopK", 24).type_constraints["T"][0] == "tensor(bfloat16)"
+
+
+# ---------------------------------------------------------------------------
+# argext.numpy.top_k: NumPy 2.6's signature and results (NaN last in either mode).
+
+def numpy_top_k(x, k, axis=-1, mode="largest", sorted=True):
+    """numpy.top_k where NumPy has it, else the stable-sort reference with NaN
+    last; ties are compared by the lower index (argext's rule) only where
+    NumPy's own answer is not the reference."""
+    return topk_reference(x, k, axis, mode == "largest", sorted, nan_last=True)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES + [np.dtype(bool)], ids=ids(ALL_DTYPES) + ["bool"])
+def test_numpy_top_k(dtype):
+    rng = np.random.default_rng(8)
+    x = sample(rng, (4, 33), dtype) if dtype != bool else rng.random((4, 33)) < 0.5
+    for axis in (0, 1, -1):
+        for k in (0, 1, 3, x.shape[axis]):
+            for mode in ("largest", "smallest"):
+                for ordered in (True, False):
+                    values, indices = anp.top_k(x, k, axis=axis, mode=mode, sorted=ordered)
+                    want = numpy_top_k(x, k, axis, mode, ordered)
+                    assert values.dtype == x.dtype and indices.dtype == np.intp
+                    np.testing.assert_array_equal(indices, want[1])
+                    np.testing.assert_array_equal(bits(values), bits(want[0]))
+
+
+@pytest.mark.skipif(not hasattr(np, "top_k"), reason="NumPy without top_k (NumPy < 2.6)")
+def test_numpy_top_k_values_equal_numpys_own():
+    rng = np.random.default_rng(9)
+    for dtype in (np.float32, np.int32, np.float16):
+        x = sample(rng, (6, 50), np.dtype(dtype), ties=False)
+        for mode in ("largest", "smallest"):
+            got, want = anp.top_k(x, 7, mode=mode), np.top_k(x, 7, mode=mode)
+            np.testing.assert_array_equal(got[0], want[0])
+            np.testing.assert_array_equal(np.take_along_axis(x, want[1], -1), want[0])
+
+
+def test_numpy_top_k_errors_are_numpys():
+    x = np.arange(10.0)
+    with pytest.raises(ValueError, match="mode must be 'largest' or 'smallest'"):
+        anp.top_k(x, 2, mode="max")
+    with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError):
+        anp.top_k(x, 2, axis=1)
+    with pytest.raises(ValueError, match=r"k=11 is out of range \[0, 10\]"):
+        anp.top_k(x, 11)
+    with pytest.raises(TypeError):
+        anp.top_k(x, 2.5)
+    assert anp.top_k([3, 1, 2], 2)[1].tolist() == [0, 2]
 
 
 # ---------------------------------------------------------------------------

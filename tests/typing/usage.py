@@ -71,6 +71,8 @@ o: npt.NDArray[np.intp] = np.empty(3, np.intp)
 assert_type(anp.argmax(x, 0, o), npt.NDArray[np.intp])
 assert_type(anp.nanargmin(x, axis=1, out=o), npt.NDArray[np.intp])
 anp.argmin(x, axis=None, keepdims=True)
+assert_type(anp.top_k(x, 2, axis=0, mode="smallest", sorted=False),
+            tuple[npt.NDArray[np.float32], npt.NDArray[np.intp]])
 
 ops = argext.onnx.reference_ops()
 assert_type(ops, list[type[OpRun]])
@@ -79,4 +81,5 @@ ReferenceEvaluator("model.onnx", new_ops=ops)
 argext.argmax(x, axis="0")  # type: ignore[call-overload]
 argext.reduce_argmax(x, [0], axis_direction="up")  # type: ignore[call-overload]
 argext.set_isa("sse9")  # type: ignore[arg-type]
+anp.top_k(x, 2, mode="biggest")  # type: ignore[call-overload]
 argext.dask.argmax(d, opset="13")  # type: ignore[arg-type]
