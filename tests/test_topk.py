@@ -406,6 +406,24 @@ def peer_dtypes(opset):
 
 
 @pytest.mark.parametrize("opset", list(OPSETS))
+def test_reference_evaluator_with_argext_ops(opset):
+    """argext.onnx.reference_ops() runs every TopK version, k the attribute or the input K."""
+    from onnx.reference import ReferenceEvaluator
+
+    import argext.onnx
+
+    rng = np.random.default_rng(opset)
+    for dtype in peer_dtypes(opset):
+        x = sample(rng, (6, 9), dtype)
+        for axis, largest, ordered in peer_cases(opset):
+            model, _ = topk_model(opset, dtype, **node_attributes(opset, 4, axis, largest, ordered))
+            got = ReferenceEvaluator(model, new_ops=argext.onnx.reference_ops()).run(None, feeds(x, 4, opset))
+            want = topk_reference(x, 4, axis, largest, ordered)
+            np.testing.assert_array_equal(got[1], want[1])
+            np.testing.assert_array_equal(bits(got[0]), bits(want[0]))
+
+
+@pytest.mark.parametrize("opset", list(OPSETS))
 def test_stock_reference_evaluator(opset):
     """The stock evaluator agrees with argext where the spec decides: ties to the
     lower index, NaN first for largest=1. Its differences, pinned: it always
