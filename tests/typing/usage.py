@@ -64,6 +64,7 @@ assert_type(argext.dask.reduce_argmax(d, [0, 1], axis_direction="decreasing", ou
 assert_type(argext.dask.reduce_argmin(d, -1), da.Array)
 assert_type(argext.dask.nanargmax(d, 1, None, keepdims=True, split_every=2), da.Array)
 assert_type(argext.dask.nanargmin(d), da.Array)
+assert_type(argext.dask.topk(d, 2, axis=0, largest=0, sorted=0, split_every=2), tuple[da.Array, da.Array])
 
 import argext.numpy as anp  # noqa: E402
 
