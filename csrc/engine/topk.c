@@ -30,6 +30,7 @@ typedef struct {
     argext_dim kept_i[ARGEXT_MAX_RANK]; /* the same: indices offsets (out_step) */
     int64_t positions, ranges, pieces;  /* ranges: 0 when rows are cut into pieces */
     argext_topk_item *items;            /* a set's places per task, then the merges' */
+    int64_t *keys;                      /* as many places for the selections' keys */
 } topk_plan;
 
 /* The row of kept position pos: its input, values and indices. */
@@ -58,9 +59,10 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
     }
 }
 
-static argext_topk_set new_set(const topk_plan *t, argext_topk_item *items, int64_t cap)
+/* An empty set over `cap` places from place `at`. */
+static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap)
 {
-    argext_topk_set set = {items, t->k, cap, 0, 0, 1};
+    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1};
     return set;
 }
 
@@ -70,7 +72,7 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
     argext_iter at, at_i;
     seek(t, p0, &at, &at_i);
     for (int64_t pos = p0; pos < p1; pos++) {
-        argext_topk_set set = new_set(t, t->items + task * t->cap, t->cap);
+        argext_topk_set set = new_set(t, task * t->cap, t->cap);
         const char *row = t->in + at.in;
         t->scan(row, t->n, t->stride, 0, &set);
         argext_topk_finish(&set, t->sorted);
@@ -86,7 +88,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     argext_iter at, at_i;
     seek(t, pos, &at, &at_i);
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
-    argext_topk_set set = new_set(t, t->items + task * t->cap, t->cap);
+    argext_topk_set set = new_set(t, task * t->cap, t->cap);
     t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
     if (set.count > t->k)
         argext_topk_compact(&set);
@@ -96,11 +98,10 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
    elements) into one set, then written. */
 static void merge_pieces(const topk_plan *t, int64_t pos)
 {
-    argext_topk_item *merged = t->items + t->positions * t->pieces * t->cap;
-    for (int64_t c = 0; c < t->pieces; c++)
-        memcpy(merged + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
+    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k);
+    for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
+        memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
                sizeof(argext_topk_item) * (size_t)t->k);
-    argext_topk_set set = new_set(t, merged, t->pieces * t->k);
     set.count = t->pieces * t->k;
     argext_topk_finish(&set, t->sorted);
     argext_iter at, at_i;
@@ -169,18 +170,20 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)t.itemsize;
     int64_t tasks = plan_tasks(&t, argext_parts_for(bytes));
     int64_t places = tasks * t.cap + (t.ranges ? 0 : t.pieces * t.k);
+    const size_t place = sizeof(argext_topk_item) + sizeof(int64_t);
     void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch));
     void *heap = NULL;
     t.items = NULL;
-    if (scratch && places <= (int64_t)(sizeof(argext_engine_scratch) / sizeof(argext_topk_item)))
+    if (scratch && places <= (int64_t)(sizeof(argext_engine_scratch) / place))
         t.items = (argext_topk_item *)scratch;
-    else if ((uint64_t)places <= SIZE_MAX / sizeof(argext_topk_item))
-        t.items = heap = malloc((size_t)places * sizeof(argext_topk_item));
+    else if ((uint64_t)places <= SIZE_MAX / place)
+        t.items = heap = malloc((size_t)places * place);
     if (!t.items) {
         if (scratch)
             argext_scratch_release(scratch);
         return ARGEXT_ERR_NOMEM;
     }
+    t.keys = (int64_t *)(t.items + places);
     if (tasks == 1)
         topk_task(&t, 0);
     else

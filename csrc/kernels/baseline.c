@@ -143,10 +143,17 @@
 #define LANE_KEY_FLOAT(KT, k) ((int64_t)(k))
 #define LANE_KEY_SIGNED(KT, k) ((int64_t)(k))
 #define LANE_KEY_UNSIGNED(KT, k) ((int64_t)((uint64_t)(k) - (UINT64_C(1) << (8 * sizeof(KT) - 1))))
+/* The smallest lane value of KT's width. */
+#define LANE_KEY_FLOOR(KT) (-(int64_t)((UINT64_C(1) << (8 * sizeof(KT) - 1)) - 1) - 1)
 
 #define DEFINE_TOPK(FN, FN_SWAPPED, ET, KT, KEY, KIND)                                     \
     static void FN(const char *p, int64_t n, int64_t s, int64_t i0, argext_topk_set *set)  \
     {                                                                                      \
+        if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap) {      \
+            for (int64_t j = 0; j < set->cap; j++)                                         \
+                set->keys[j] = LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + (n - 1 - j) * s)));    \
+            argext_topk_prime(set, set->cap, LANE_KEY_FLOOR(KT));                          \
+        }                                                                                  \
         for (int64_t j = 0; j < n; j++)                                                    \
             argext_topk_offer(set, LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + j * s))), i0 + j); \
     }                                                                                      \

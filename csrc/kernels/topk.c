@@ -133,22 +133,125 @@ static void select_best(argext_topk_item *v, int64_t n, int64_t k)
     sort_items(v + lo, hi - lo, 0);
 }
 
+/* The k-th largest of v[0, n) (1 <= k <= n) into *kth, v reordered
+   (Hoare partitions around the median of three, as in Wirth's selection);
+   0 once past the depth limit, for the caller's guaranteed path. */
+static int kth_largest(int64_t *v, int64_t n, int64_t k, int64_t *kth)
+{
+    int64_t lo = 0, hi = n - 1, t = k - 1;
+    for (int depth = depth_limit(n); lo < hi; depth--) {
+        if (depth == 0)
+            return 0;
+        int64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        int64_t x = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] > x)
+                i++;
+            while (v[j] < x)
+                j--;
+            if (i <= j) {
+                int64_t y = v[i];
+                v[i++] = v[j];
+                v[j--] = y;
+            }
+        }
+        if (t <= j)
+            hi = j;
+        else if (t >= i)
+            lo = i;
+        else
+            break; /* between j and i: keys equal to x */
+    }
+    *kth = v[t];
+    return 1;
+}
+
+/* k up to this is selected by insertion into a short sorted array: one
+   pass without the partitions' mispredicted branches. */
+#define SMALL_K 16
+
+static int64_t kth_largest_small(const int64_t *v, int64_t n, int64_t k)
+{
+    int64_t best[SMALL_K], have = 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t key = v[j], i = have;
+        if (have == k && key <= best[k - 1])
+            continue;
+        if (have == k)
+            i = k - 1; /* the last one drops out */
+        else
+            have++;
+        for (; i > 0 && best[i - 1] < key; i--)
+            best[i] = best[i - 1];
+        best[i] = key;
+    }
+    return best[k - 1];
+}
+
+/* The k-th largest of the set's keys[0, n) (n >= k) into *kth; 0 when the
+   selection passed its depth limit. */
+static int kth_of_keys(argext_topk_set *s, int64_t n, int64_t *kth)
+{
+    if (s->k > SMALL_K)
+        return kth_largest(s->keys, n, s->k, kth);
+    *kth = kth_largest_small(s->keys, n, s->k);
+    return 1;
+}
+
+/* The k-th best key of the set's items (count >= k). */
+static int64_t kth_key(argext_topk_set *s)
+{
+    for (int64_t j = 0; j < s->count; j++)
+        s->keys[j] = s->item[j].key;
+    int64_t kth;
+    if (kth_of_keys(s, s->count, &kth))
+        return kth;
+    select_best(s->item, s->count, s->k); /* O(n log n) at worst */
+    sort_items(s->item, s->k, 1);
+    s->count = s->k;
+    kth = s->item[0].key;
+    for (int64_t j = 1; j < s->k; j++)
+        kth = s->item[j].key < kth ? s->item[j].key : kth;
+    return kth;
+}
+
+/* The set's k best, in index order: every item above the k-th best key,
+   and the first ones at it. */
+static void keep_best(argext_topk_set *s)
+{
+    int64_t kth = kth_key(s), above = 0, m = 0;
+    for (int64_t j = 0; j < s->count; j++)
+        above += s->item[j].key > kth;
+    for (int64_t j = 0, at = s->k - above; j < s->count; j++) {
+        int64_t key = s->item[j].key;
+        int keep = key > kth || (key == kth && at-- > 0);
+        s->item[m] = s->item[j];
+        m += keep;
+    }
+    s->count = s->k;
+    s->thr = kth - 1;
+}
+
 void argext_topk_compact(argext_topk_set *s)
 {
-    select_best(s->item, s->count, s->k);
-    s->count = s->k;
-    int64_t thr = s->item[0].key;
-    for (int64_t j = 1; j < s->k; j++)
-        thr = s->item[j].key < thr ? s->item[j].key : thr;
-    s->thr = thr;
+    keep_best(s);
     s->open = 0;
+}
+
+void argext_topk_prime(argext_topk_set *s, int64_t m, int64_t floor)
+{
+    int64_t kth;
+    if (!kth_of_keys(s, m, &kth) || kth <= floor + 1)
+        return; /* no threshold: the set stays open */
+    s->open = 0;
+    s->thr = kth - 1;
 }
 
 void argext_topk_finish(argext_topk_set *s, int sorted)
 {
-    if (s->count > s->k) {
-        select_best(s->item, s->count, s->k);
-        s->count = s->k;
-    }
-    sort_items(s->item, s->count, !sorted);
+    if (s->count > s->k)
+        keep_best(s);
+    if (sorted)
+        sort_items(s->item, s->count, 0);
 }

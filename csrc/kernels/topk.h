@@ -9,13 +9,18 @@
  * item is distinct, and the k best are one set whatever the order in which
  * they were offered.
  *
- * The set holds up to `cap` (> k) items, unordered. Until it first fills,
- * everything enters; a full set is compacted to its k best (a linear-time
- * selection), whose worst key becomes the threshold: an element enters
- * only with a key above it. An equal key cannot displace any of the k,
- * which all rank before it when elements are offered in increasing index
- * order. Each compaction takes O(cap) and frees cap - k >= k + 1 places, so
- * a whole row costs O(n), however many elements enter.
+ * The set holds up to `cap` (> k) items, in increasing index order (the
+ * order in which elements are offered). Until it first fills, everything
+ * enters; a full set is compacted to its k best, whose worst key becomes
+ * the threshold: an element enters only with a key above it. An equal key
+ * cannot displace any of the k, which all rank before it. A compaction
+ * selects the k-th best key K (a linear-time selection on a copy of the
+ * keys) and keeps, in order, every item above K and the first ones at K:
+ * it takes O(cap) and frees cap - k >= k + 1 places, so a whole row costs
+ * O(n), however many elements enter. A set primed by a
+ * sample (argext_topk_prime) starts with a threshold: on ascending data,
+ * where every element would enter, a sample from the row's end refuses
+ * nearly all of them; on random data it saves the first compactions.
  */
 #ifndef ARGEXT_KERNELS_TOPK_H
 #define ARGEXT_KERNELS_TOPK_H
@@ -28,14 +33,27 @@ typedef struct {
 
 typedef struct argext_topk_set {
     argext_topk_item *item; /* cap places */
+    int64_t *keys;          /* cap places: the selection's copy of the keys */
     int64_t k, cap, count;
     int64_t thr; /* the threshold, once the set has been compacted */
     int open;    /* 1 until then: every element enters */
 } argext_topk_set;
 
-/* Keeps the set's k best items (count > k), in no order, and their worst
-   key as the threshold. */
+/* Keeps the set's k best items (count > k), in index order, and their
+   worst key as the threshold. */
 void argext_topk_compact(argext_topk_set *s);
+
+/* Rows this many times a set's places or longer are scanned by an empty
+   set primed first (argext_topk_prime) from the keys of a sample at their
+   end: a set's worth of keys (the baseline) or of vector maxima (SIMD). */
+#define ARGEXT_TOPK_PRIME_ROWS 64
+
+/* Gives an empty open set a threshold from its keys[0, m) (k <= m <= cap):
+   the keys of m distinct elements among those it is then offered. The
+   row's k-th best is at least their k-th largest key, so an element below
+   that cannot be among the k best: one below it becomes the threshold,
+   unless that is at or below `floor` (the lane type's minimum). */
+void argext_topk_prime(argext_topk_set *s, int64_t m, int64_t floor);
 
 /* The set's best min(k, count) items as its first items: in rank order
    (sorted) or in increasing index order; count becomes that number. */

@@ -36,9 +36,10 @@ void test_entry_points(int cases_per_combo, int one_axis)
                     q.axes[1] = (axis + 1) % 3;
                     if (op == OP_HARDMAX)
                         q.version = 13;
-                    if (op == OP_TOPK) /* k across the set's compactions, or the whole axis */
-                        q.k = rnd() % 4 ? rnd_in(1, q.shape[axis] < 300 ? q.shape[axis] : 300)
-                                        : q.shape[axis];
+                    if (op == OP_TOPK) /* k small (primed sets), across compactions, or all */
+                        q.k = rnd() % 4 == 0 ? q.shape[axis]
+                              : rnd() % 2    ? rnd_in(1, q.shape[axis] < 16 ? q.shape[axis] : 16)
+                                             : rnd_in(1, q.shape[axis] < 300 ? q.shape[axis] : 300);
                     run_request(&q);
                 }
         }

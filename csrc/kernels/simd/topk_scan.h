@@ -7,20 +7,39 @@
  * against the threshold: a block holding no key above it is skipped whole
  * (random data: nearly every block once the set holds good candidates);
  * in the others, each vector with a key above it offers its lanes in
- * order. An element skipped would have been refused, so the set sees what
+ * order; then whole vectors, and the last few elements through the
+ * baseline. An element skipped would have been refused, so the set sees what
  * the baseline's loop gives it, and ends the same.
  */
 
-/* The keys of the vector of elements i.. offered lane by lane, if one of
-   them beats the threshold. */
+/* The keys of the vector of elements i.. above the threshold offered, in
+   lane order (each offer may raise the threshold; the set tests again). */
 VINLINE void L(topk_vector)(vec keys, int64_t i, argext_topk_set *set)
 {
-    if (!L(v_gt)(keys, L(v_set1)(set->thr)))
+    uint64_t above = L(v_gt)(keys, L(v_set1)(set->thr));
+    if (!above)
         return;
     LANE_INT k[V_BYTES / W];
     v_store((char *)k, keys);
-    for (int l = 0; l < V_BYTES / W; l++)
+    const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
+    do {
+        int l = ctz64(above) / MASK_BITS(W);
         argext_topk_offer(set, k[l], i + l);
+        above &= ~(lane_bits << (l * MASK_BITS(W)));
+    } while (above);
+}
+
+/* An empty set primed from the key maxima of the row's last set->cap
+   vectors (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap elements: as many
+   vectors or more): each is an element's key, so their k-th largest
+   bounds the row's k-th best from below, as a sample of cap vectors. */
+VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    const char *q = p + (n - set->cap * (V_BYTES / W)) * W;
+    for (int64_t v = 0; v < set->cap; v++)
+        set->keys[v] = L(v_lane0)(L(v_hmax)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw)));
+    argext_topk_prime(set, set->cap, SMIN(W));
 }
 
 /* Whether the scan takes rows of n elements, byte stride s (the rest go to
@@ -37,6 +56,8 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     int64_t i = 0;
+    if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
+        L(topk_prime)(p, n, set, op, kind, inf, sw);
     if (set->open) {
         i = set->cap - set->count < n ? set->cap - set->count : n;
         scalar(p, i, W, i0, set);
@@ -48,6 +69,8 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
         for (int v = 0; v < BLOCK_VECS; v++)
             L(topk_vector)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw), i0 + i + v * lanes, set);
     }
+    for (; i + lanes <= n; i += lanes)
+        L(topk_vector)(L(keys_at)(p + i * W, op, kind, inf, sw), i0 + i, set);
     if (i < n)
         scalar(p + i * W, n - i, W, i0 + i, set);
 }
