@@ -122,6 +122,30 @@ def test_ties_and_nan_at_vector_and_block_boundaries(dtype, n):
                     check(x[::-1], k, largest=largest, sorted=ordered)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+@pytest.mark.parametrize("n", [200, 600, 1000, 5000])
+def test_long_rows_whose_best_value_repeats(dtype, n):
+    """Rows long enough to be primed from a sample at their end: the best
+    value's first occurrences, far before that sample, still rank first,
+    next to the dtype's extremes (the losing one first) too."""
+    rng = np.random.default_rng(n)
+    if is_float(dtype):
+        extremes = ((-np.inf, np.inf),)
+    else:
+        info = np.iinfo(dtype)
+        extremes = (info.min, info.min + 1), (info.max - 1, info.max), (info.min, info.max)
+    for low, high in ((0, 1), (3, 7), *extremes):
+        step = np.full(n, low, object)
+        step[n // 2:] = high
+        noisy = np.array([low, high], object)[rng.integers(0, 2, n)]
+        for x in (step, step[::-1], noisy):
+            x = np.array(x.tolist()).astype(dtype) if is_float(dtype) else np.array(x.tolist(), dtype)
+            for k in (1, 3, n // 3):
+                check(x, k)
+                check(x, k, largest=0)
+                check(x, k, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", INTEGERS, ids=ids(INTEGERS))
 def test_integer_extremes_compare_exactly(dtype):
     info = np.iinfo(dtype)
