@@ -62,7 +62,8 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
 /* An empty set over `cap` places from place `at`. */
 static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap)
 {
-    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1};
+    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1,
+                           t->k <= ARGEXT_TOPK_SMALL_K};
     return set;
 }
 
@@ -90,8 +91,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
     argext_topk_set set = new_set(t, task * t->cap, t->cap);
     t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
-    if (set.count > t->k)
-        argext_topk_compact(&set);
+    argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
 
 /* Position pos's pieces merged: their k items each (a piece has at least k
@@ -99,6 +99,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
 static void merge_pieces(const topk_plan *t, int64_t pos)
 {
     argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k);
+    set.small = 0;
     for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
         memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
                sizeof(argext_topk_item) * (size_t)t->k);
