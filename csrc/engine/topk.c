@@ -62,7 +62,8 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
 /* An empty set over `cap` places from place `at`. */
 static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap)
 {
-    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1};
+    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1,
+                           t->k <= ARGEXT_TOPK_SMALL_K};
     return set;
 }
 
@@ -74,8 +75,13 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
     for (int64_t pos = p0; pos < p1; pos++) {
         argext_topk_set set = new_set(t, task * t->cap, t->cap);
         const char *row = t->in + at.in;
-        t->scan(row, t->n, t->stride, 0, &set);
-        argext_topk_finish(&set, t->sorted);
+        if (t->stride != 0) {
+            t->scan(row, t->n, t->stride, 0, &set);
+            argext_topk_finish(&set, t->sorted);
+        } else { /* one element n times: the first k, in both orders */
+            for (int64_t j = 0; j < t->k; j++)
+                set.item[j].idx = j;
+        }
         write_row(t, &set, row, t->values + at.out, t->indices + at_i.out);
         argext_iter_next(&at);
         argext_iter_next(&at_i);
@@ -90,8 +96,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
     argext_topk_set set = new_set(t, task * t->cap, t->cap);
     t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
-    if (set.count > t->k)
-        argext_topk_compact(&set);
+    argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
 
 /* Position pos's pieces merged: their k items each (a piece has at least k
@@ -99,6 +104,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
 static void merge_pieces(const topk_plan *t, int64_t pos)
 {
     argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k);
+    set.small = 0;
     for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
         memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
                sizeof(argext_topk_item) * (size_t)t->k);
@@ -133,7 +139,7 @@ static void plan_topk(topk_plan *t, const argext_topk_request *r)
     t->n = r->shape[r->axis];
     t->stride = r->strides[r->axis];
     t->k = r->k;
-    t->cap = 2 * t->k + SET_SLACK < t->n ? 2 * t->k + SET_SLACK : t->n;
+    t->cap = t->k < (t->n - SET_SLACK) / 2 ? 2 * t->k + SET_SLACK : t->n; /* no overflow */
     t->values_step = r->values_strides[r->axis];
     t->indices_step = r->indices_strides[r->axis];
     t->nk = 0;
@@ -153,7 +159,7 @@ static int64_t plan_tasks(topk_plan *t, int parts)
 {
     t->ranges = t->positions < parts ? t->positions : parts;
     t->pieces = 1;
-    if (t->positions >= parts || t->n / parts < t->k)
+    if (t->positions >= parts || t->n / parts < t->k || t->stride == 0)
         return t->ranges;
     t->ranges = 0;
     t->pieces = parts;
@@ -169,7 +175,8 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     int64_t bytes = t.positions > INT64_MAX / t.n ? INT64_MAX : t.positions * t.n;
     bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)t.itemsize;
     int64_t tasks = plan_tasks(&t, argext_parts_for(bytes));
-    int64_t places = tasks * t.cap + (t.ranges ? 0 : t.pieces * t.k);
+    int64_t merge = t.ranges ? 0 : t.pieces * t.k; /* pieces < 1024 and k <= n / pieces */
+    int64_t places = t.cap > (INT64_MAX - merge) / tasks ? INT64_MAX : tasks * t.cap + merge;
     const size_t place = sizeof(argext_topk_item) + sizeof(int64_t);
     void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch));
     void *heap = NULL;

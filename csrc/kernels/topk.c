@@ -248,8 +248,27 @@ void argext_topk_prime(argext_topk_set *s, int64_t m, int64_t floor)
     s->thr = kth - 1;
 }
 
+void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx)
+{
+    /* after every item at or above key: equal keys came first */
+    int64_t j = s->count < s->k ? s->count++ : s->k - 1;
+    for (; j > 0 && s->item[j - 1].key < key; j--)
+        s->item[j] = s->item[j - 1];
+    s->item[j].key = key;
+    s->item[j].idx = idx;
+    if (s->count == s->k) {
+        s->thr = s->item[s->k - 1].key;
+        s->open = 0;
+    }
+}
+
 void argext_topk_finish(argext_topk_set *s, int sorted)
 {
+    if (s->small) { /* in rank order already */
+        if (!sorted)
+            sort_items(s->item, s->count, 1);
+        return;
+    }
     if (s->count > s->k)
         keep_best(s);
     if (sorted)

@@ -21,6 +21,11 @@
  * sample (argext_topk_prime) starts with a threshold: on ascending data,
  * where every element would enter, a sample from the row's end refuses
  * nearly all of them; on random data it saves the first compactions.
+ *
+ * A small set (k <= ARGEXT_TOPK_SMALL_K) keeps its k best in rank order
+ * instead, each element that enters inserted in place: the threshold is
+ * then always the k-th best so far (fewest elements enter), and a short
+ * row costs no selection at all.
  */
 #ifndef ARGEXT_KERNELS_TOPK_H
 #define ARGEXT_KERNELS_TOPK_H
@@ -35,9 +40,22 @@ typedef struct argext_topk_set {
     argext_topk_item *item; /* cap places */
     int64_t *keys;          /* cap places: the selection's copy of the keys */
     int64_t k, cap, count;
-    int64_t thr; /* the threshold, once the set has been compacted */
+    int64_t thr; /* the threshold, once the set has been compacted (filled) */
     int open;    /* 1 until then: every element enters */
+    int small;   /* 1: items in rank order, at most k */
 } argext_topk_set;
+
+/* k up to this makes a small set. */
+#define ARGEXT_TOPK_SMALL_K 64
+
+/* Inserts an element into a small set in rank order. */
+void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx);
+
+/* Elements still to offer before the set has a threshold (open sets). */
+static inline int64_t argext_topk_room(const argext_topk_set *s)
+{
+    return (s->small ? s->k : s->cap) - s->count;
+}
 
 /* Keeps the set's k best items (count > k), in index order, and their
    worst key as the threshold. */
@@ -64,6 +82,10 @@ static inline void argext_topk_offer(argext_topk_set *s, int64_t key, int64_t id
 {
     if (!s->open && key <= s->thr)
         return;
+    if (s->small) {
+        argext_topk_insert(s, key, idx);
+        return;
+    }
     s->item[s->count].key = key;
     s->item[s->count].idx = idx;
     if (++s->count == s->cap)

@@ -136,6 +136,15 @@ static void bad_reduce_requests(void)
     expect_status("int64 index, 2**32+1 zero-stride elements, last",
                   argext_reduce_argmax(&broad, &t, axis0, 1, ARGEXT_LAST), ARGEXT_OK);
     CHECK(out[0] == ((int64_t)1 << 32), "last index over a zero stride: %" PRId64, out[0]);
+    /* TopK over them: the first k, without a scan of 2**32 + 1 elements */
+    const int64_t three[1] = {3};
+    float values[3];
+    argext_tensor tv = {values, ARGEXT_FLOAT32, 1, three, NULL}, ti = {out, ARGEXT_INT64, 1, three, NULL};
+    data[0] = 1.5f;
+    expect_status("topk of 2**32+1 zero-stride elements", argext_topk(&broad, &tv, &ti, 0, 3, 0, 1), ARGEXT_OK);
+    CHECK(out[0] == 0 && out[1] == 1 && out[2] == 2 && values[0] == 1.5f && values[2] == 1.5f,
+          "topk over a zero stride: %" PRId64 " %" PRId64 " %" PRId64, out[0], out[1], out[2]);
+    data[0] = 0.0f;
 }
 
 /* Hardmax: version, axis, the output. */

@@ -12,8 +12,20 @@
  * the baseline's loop gives it, and ends the same.
  */
 
-/* The keys of the vector of elements i.. above the threshold offered, in
-   lane order (each offer may raise the threshold; the set tests again). */
+/* Offers, in lane order, the lanes of k (the keys of elements i..) set in
+   `above` (a comparison's bits). Each offer may raise the threshold; the
+   set tests again. */
+VINLINE void L(topk_lanes)(const LANE_INT *k, uint64_t above, int64_t i, argext_topk_set *set)
+{
+    const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
+    while (above) {
+        int l = ctz64(above) / MASK_BITS(W);
+        argext_topk_offer(set, k[l], i + l);
+        above &= ~(lane_bits << (l * MASK_BITS(W)));
+    }
+}
+
+/* The keys of a vector of elements i.. above the threshold offered. */
 VINLINE void L(topk_vector)(vec keys, int64_t i, argext_topk_set *set)
 {
     uint64_t above = L(v_gt)(keys, L(v_set1)(set->thr));
@@ -21,12 +33,28 @@ VINLINE void L(topk_vector)(vec keys, int64_t i, argext_topk_set *set)
         return;
     LANE_INT k[V_BYTES / W];
     v_store((char *)k, keys);
-    const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
-    do {
-        int l = ctz64(above) / MASK_BITS(W);
-        argext_topk_offer(set, k[l], i + l);
-        above &= ~(lane_bits << (l * MASK_BITS(W)));
-    } while (above);
+    L(topk_lanes)(k, above, i, set);
+}
+
+/* A block that may hold candidates: its keys and their comparisons first,
+   then only the vectors with a lane above the threshold, one branch each. */
+VINLINE void L(topk_block)(const char *q, int64_t i, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    LANE_INT k[BLOCK_VECS][V_BYTES / W];
+    uint64_t above[BLOCK_VECS];
+    unsigned hit = 0;
+    const vec thr = L(v_set1)(set->thr);
+    for (int v = 0; v < BLOCK_VECS; v++) {
+        vec keys = L(keys_at)(q + v * V_BYTES, op, kind, inf, sw);
+        v_store((char *)k[v], keys);
+        above[v] = L(v_gt)(keys, thr);
+        hit |= (unsigned)(above[v] != 0) << v;
+    }
+    for (; hit; hit &= hit - 1) {
+        int v = ctz64(hit);
+        L(topk_lanes)(k[v], above[v], i + v * (V_BYTES / W), set);
+    }
 }
 
 /* An empty set primed from the key maxima of the row's last set->cap
@@ -59,15 +87,13 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
         L(topk_prime)(p, n, set, op, kind, inf, sw);
     if (set->open) {
-        i = set->cap - set->count < n ? set->cap - set->count : n;
+        i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
         scalar(p, i, W, i0, set);
     }
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
-        if (!L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
-            continue;
-        for (int v = 0; v < BLOCK_VECS; v++)
-            L(topk_vector)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw), i0 + i + v * lanes, set);
+        if (L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
+            L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
     }
     for (; i + lanes <= n; i += lanes)
         L(topk_vector)(L(keys_at)(p + i * W, op, kind, inf, sw), i0 + i, set);
