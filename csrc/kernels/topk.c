@@ -230,7 +230,7 @@ static void keep_best(argext_topk_set *s)
         m += keep;
     }
     s->count = s->k;
-    s->thr = kth - 1;
+    s->thr = kth;
 }
 
 void argext_topk_compact(argext_topk_set *s)

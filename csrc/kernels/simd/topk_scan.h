@@ -2,6 +2,8 @@
  * topk_scan.h - TopK's threshold scan of one lane width (for_each_lane.h):
  * a contiguous row offered to a candidate set (kernels/topk.h).
  *
+ * A row starting an empty set first gives it a threshold (topk.h): a long
+ * one from a sample at its end, a short one (in L1) from its lane maxima.
  * Until the set has a threshold every element enters, so those go through
  * the baseline's loop (`scalar`). Then each block's key maximum is tested
  * against the threshold: a block holding no key above it is skipped whole
@@ -70,6 +72,32 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     argext_topk_prime(set, set->cap, SMIN(W));
 }
 
+/* Rows of up to this many bytes are primed from their lane maxima: read
+   twice, the second time from L1. */
+#define TOPK_L1_ROW 16384
+
+/* An empty set primed from the lane maxima of each of `segs` segments of
+   the row's whole vectors (segs * lanes >= 2k keys of distinct elements):
+   short rows then offer little more than their k best. */
+VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set, int op,
+                                 int kind, int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
+    if (segs * lanes > set->cap || nv < segs)
+        return; /* k too large for the set's key places: it stays open */
+    LANE_INT m[V_BYTES / W];
+    for (int64_t g = 0; g < segs; g++) {
+        int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
+        vec acc = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+        while (++v < v1)
+            acc = L(v_max)(acc, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        v_store((char *)m, acc);
+        for (int64_t l = 0; l < lanes; l++)
+            set->keys[g * lanes + l] = m[l];
+    }
+    argext_topk_prime(set, segs * lanes, SMIN(W));
+}
+
 /* Whether the scan takes rows of n elements, byte stride s (the rest go to
    the baseline). */
 VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
@@ -86,6 +114,8 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     int64_t i = 0;
     if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
         L(topk_prime)(p, n, set, op, kind, inf, sw);
+    else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW)
+        L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
     if (set->open) {
         i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
         scalar(p, i, W, i0, set);
