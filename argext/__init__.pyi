@@ -144,6 +144,21 @@ def nanargmax(
 ) -> Any: ...
 nanargmin = nanargmax
 
+# TopK's k: an integer, or (TopK-10 on) the input K, an int64 tensor of one element; its
+# result (and out): the values, of the input's dtype, and the int64 indices.
+_K = SupportsIndex | npt.NDArray[np.int64]
+_TopK = tuple[npt.NDArray[_ScalarT], npt.NDArray[np.int64]]
+
+@overload
+def topk(data: npt.NDArray[_ScalarT], k: _K, axis: SupportsIndex = -1, largest: _Flag = 1, sorted: _Flag = 1,
+         *, opset: SupportsIndex | None = None, out: _TopK[_ScalarT] | None = None) -> _TopK[_ScalarT]: ...
+@overload
+def topk(data: npt.ArrayLike, k: _K, axis: SupportsIndex = -1, largest: _Flag = 1, sorted: _Flag = 1,
+         *, opset: SupportsIndex | None = None, out: _TopK[Any] | None = None) -> _TopK[Any]: ...
+@overload
+def topk(data: _SupportsDLPack, k: _K, axis: SupportsIndex = -1, largest: _Flag = 1, sorted: _Flag = 1,
+         *, opset: SupportsIndex | None = None, out: _TopK[Any] | None = None) -> tuple[Any, Any]: ...
+
 def schema(op_type: str, opset: SupportsIndex | None = None) -> OpSchema: ...
 def version() -> str: ...
 def get_include() -> str: ...
@@ -174,6 +189,7 @@ __all__ = [
     "set_isa",
     "set_num_threads",
     "supported_isas",
+    "topk",
     "version",
     "__version__",
 ]

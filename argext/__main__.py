@@ -3,7 +3,8 @@ python -m argext bench ...: the benchmark against NumPy and other peers (argext/
 whose own --help lists its options). python -m argext --help: the commands.
 
 The self-check compares every public function (ArgMax/ArgMin at every version,
-Hardmax at every version, reduce_argmax/reduce_argmin) and dtype with NumPy on
+Hardmax at every version, reduce_argmax/reduce_argmin, nanargmax/nanargmin,
+TopK at every version) and dtype with NumPy on
 random strided inputs at every ISA level the machine runs; it exits 1 on a
 mismatch. It needs NumPy only (bfloat16 is checked when ml_dtypes is installed).
 """
@@ -173,12 +174,52 @@ def _check_nan(rng, name, dtype):
                     yield f"nanarg{op} {name} shape={x.shape} axis={axis}"
 
 
+def _topk_order(x, largest):
+    """The ranking of each row (last axis) by a stable NumPy sort: NaN first,
+    then the largest (smallest) value, equal values by the lower index. The
+    descending order is the ascending one of the reversed row, reversed."""
+    x = _comparable(x)
+    if not largest:
+        return np.lexsort((x, ~np.isnan(x)), axis=-1) if x.dtype.kind == "f" else \
+            np.argsort(x, axis=-1, kind="stable")
+    y = x[..., ::-1]
+    keys = (y, np.isnan(y)) if x.dtype.kind == "f" else (y,)
+    return x.shape[-1] - 1 - np.lexsort(keys, axis=-1)[..., ::-1]
+
+
+def _check_topk(rng, name, dtype):
+    """TopK at every version that allows the dtype: every axis, k from 0 to
+    the extent, largest and sorted where the version has them."""
+    for s in OPERATORS["TopK"]:
+        if name not in s.dtypes:
+            continue
+        flags = (0, 1) if "largest" in s.attributes else (1,)
+        for shape in SHAPES[:3]:
+            x = _sample(rng, dtype, shape)
+            for axis in range(-x.ndim, x.ndim):
+                n = x.shape[axis]
+                for k in sorted({0, 1, 2, n // 2, n}):
+                    for largest in flags:
+                        for ordered in flags:
+                            order = _topk_order(np.moveaxis(x, axis, -1), largest)[..., :k]
+                            if not ordered:
+                                order = np.sort(order, axis=-1)
+                            want = np.moveaxis(order, -1, axis)
+                            kwargs = {"largest": largest, "sorted": ordered} if len(flags) > 1 else {}
+                            values, indices = argext.topk(x, k, axis, **kwargs, opset=s.since_version)
+                            same = f"u{x.dtype.itemsize}"  # values compared bit for bit
+                            if not (np.array_equal(indices, want) and np.array_equal(
+                                    values.view(same), np.take_along_axis(x, want, axis).view(same))):
+                                yield f"{s} {name} shape={x.shape} axis={axis} k={k} largest={largest}"
+
+
 # Every public computing function has its check here: (what it covers, check).
 CHECKS = [
     ("ArgMax/ArgMin 1, 11, 12, 13", _check_arg),
     ("Hardmax 1, 11, 13", _check_hardmax),
     ("reduce_argmax/reduce_argmin", _check_reduce),
     ("nanargmax/nanargmin", _check_nan),
+    ("TopK 1, 10, 11, 24", _check_topk),
 ]
 
 

@@ -46,6 +46,10 @@ cdef extern from "argext.h" nogil:
         ARGEXT_ARG_SELECT_LAST_INDEX
         ARGEXT_ARG_DIRECTION
         ARGEXT_ARG_VERSION
+        ARGEXT_ARG_K
+        ARGEXT_ARG_LARGEST
+        ARGEXT_ARG_SORTED
+        ARGEXT_ARG_INDICES
 
     ctypedef struct argext_error:
         argext_status status
@@ -100,6 +104,9 @@ cdef extern from "argext.h" nogil:
     argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
                                             const argext_tensor *output, int64_t axis,
                                             int version)
+    argext_status argext_topk(const argext_tensor *data, const argext_tensor *values,
+                              const argext_tensor *indices, int64_t axis, int64_t k,
+                              int largest, int sorted)
 
     int argext_get_num_threads()
     argext_status argext_set_num_threads(int n)

@@ -15,6 +15,7 @@ imported), never imported here.
   index counted over the whole column. Nothing is concatenated.
 """
 
+import operator
 import sys
 
 import numpy as np
@@ -189,3 +190,26 @@ def one_hot(hardmax, argmax, context, data, axis, opset, out):
         ones[int(reduce(lambda x: argmax(x, 0, 0), context, "input", data, is_min=False,
                         nan_wins=True))] = 1
     return hardmax(ones, axis, opset=opset, out=out)
+
+
+def top_k(topk, context, data, k, sorted, out):
+    """TopK of a column: each chunk's k best (sorted=0: in index order) with
+    their indices over the whole column, then the k best of those candidates
+    by the same call, whose ties (the lower position) then fall to the lower
+    index over the column. topk is argext.topk with axis, largest and opset bound."""
+    pieces = chunks(context, "X", data)
+    if len(pieces) == 1:
+        return topk(pieces[0][0], k, sorted=sorted, out=out)
+    try:
+        count = operator.index(k)
+    except TypeError:  # the input K: the last call below checks it
+        count = int(next(iter(np.asarray(k).reshape(-1)), 0))
+    values, indices, offset = [], [], 0
+    for chunk, _ in pieces:
+        v, i = topk(chunk, min(count, len(chunk)), sorted=0)
+        values.append(v)
+        indices.append(i + offset)
+        offset += len(chunk)
+    v, i = topk(np.concatenate(values), k, sorted=sorted, out=out)
+    i[...] = np.concatenate(indices)[i]
+    return v, i

@@ -13,6 +13,7 @@ and per-thread last error, exists once):
   _front/argminmax.pxi  ONNX ArgMax / ArgMin
   _front/reduce.pxi     reduce_argmax / reduce_argmin (DirectML)
   _front/hardmax.pxi    ONNX Hardmax
+  _front/topk.pxi       ONNX TopK
   _front/numpy.pxi      NumPy's argmax, argmin, nanargmax, nanargmin (argext.numpy)
   _front/runtime.pxi    version, ISA level, threads, the C API capsule
 
@@ -49,6 +50,7 @@ include "_front/errors.pxi"
 include "_front/argminmax.pxi"
 include "_front/reduce.pxi"
 include "_front/hardmax.pxi"
+include "_front/topk.pxi"
 include "_front/numpy.pxi"
 include "_front/runtime.pxi"
 

@@ -82,12 +82,22 @@ def index_overflow(context: str, count: int, dtype: object) -> OverflowError:
                          f"output_dtype {dtype}")
 
 
-def out_dtype(context: str, got: object, expected: object) -> TypeError:
-    return TypeError(f"{context}: out has dtype {got}, expected {expected}")
+def out_dtype(context: str, got: object, expected: object, what: str = "out") -> TypeError:
+    return TypeError(f"{context}: {what} has dtype {got}, expected {expected}")
 
 
-def out_shape(context: str, got: object, expected: object) -> ValueError:
-    return ValueError(f"{context}: out has shape {got}, expected {expected}")
+def out_shape(context: str, got: object, expected: object, what: str = "out") -> ValueError:
+    return ValueError(f"{context}: {what} has shape {got}, expected {expected}")
+
+
+def not_attribute(context: str, name: str, value: object) -> SpecError:
+    return SpecError(f"{context}: {name}={value!r} is not an attribute of this version "
+                     f"(it needs a newer opset)")
+
+
+def k_out_of_range(context: str, k: object, axis: object, extent: int) -> SpecError:
+    return SpecError(f"{context}: k={k} is out of range [0, {extent}] for axis {axis}, "
+                     f"whose extent is {extent}")
 
 
 def not_numeric(context: str, what: str, data: Any, detail: object) -> TypeError:

@@ -36,9 +36,10 @@ _FLOATS = ("float16", "float32", "float64")
 @dataclass(frozen=True)
 class Attribute:
     """An INT attribute. `allowed` is a tuple of values, or a rule name:
-    "axis" ([-r, r-1]) or "nonnegative_axis" ([0, r-1])."""
+    "axis" ([-r, r-1]), "nonnegative_axis" ([0, r-1]) or "k" ([0, n], n the
+    axis' extent). default None: a required attribute (TopK-1's k)."""
 
-    default: int
+    default: Optional[int]
     allowed: object
     type: str = "INT"
 
@@ -55,6 +56,7 @@ class OpSchema:
     output_name: str
     output_type: Optional[str]  # None: same as the input ("T")
     coerce_2d: bool = False  # Hardmax 1 and 11: rows are [prod(shape[:axis]), prod(shape[axis:])]
+    k_input: bool = False  # TopK 10 on: k is the input K (a 1-D int64 tensor), not an attribute
 
     @property
     def type_constraints(self):
@@ -80,6 +82,19 @@ def _arg_versions(op_type):
     )
 
 
+def _topk_versions():
+    axis = {"axis": Attribute(-1, "axis")}  # 1 and 10 name no range; their default is -1
+    ranked = dict(axis, largest=Attribute(1, _BOOL), sorted=Attribute(1, _BOOL))
+    make = lambda v, attrs, dtypes, k_input: OpSchema("TopK", v, attrs, dtypes, "X", "Values",
+                                                      None, k_input=k_input)
+    return (
+        make(1, dict(axis, k=Attribute(None, "k")), _FLOATS, False),
+        make(10, axis, _FLOATS, True),
+        make(11, ranked, _NUMERIC, True),
+        make(24, ranked, DTYPES, True),
+    )
+
+
 OPERATORS = {
     "ArgMax": _arg_versions("ArgMax"),
     "ArgMin": _arg_versions("ArgMin"),
@@ -91,6 +106,7 @@ OPERATORS = {
         OpSchema("Hardmax", 13, {"axis": Attribute(-1, "axis")}, _FLOATS + ("bfloat16",),
                  "input", "output", None),
     ),
+    "TopK": _topk_versions(),
 }
 
 

@@ -23,6 +23,13 @@ in row-major order over the reduced axes (or the last). Empty reductions and
 index overflow are refused with the in-memory function's own error: before
 computing when the extents are known, while computing when they are not.
 
+TopK keeps k candidates per chunk instead of one: each chunk's k best (in
+index order) with their positions and the chunk's extent, merged by the
+same argext.topk over the concatenated candidates of neighbouring chunks,
+whose positions stay in index order, so that its tie rule (the lower
+position) is the lower index over the whole axis: exact, ties and NaN
+included, for any chunking, unknown chunk sizes too.
+
 Hardmax needs no rechunking either: it is the same reduction (the first
 maximum of each row) followed by a blockwise one-hot; along an axis of
 unknown chunk sizes each chunk's offset is summed from the extents of the
@@ -43,7 +50,7 @@ import argext
 from argext import _errors
 
 __all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax",
-           "reduce_argmin"]
+           "reduce_argmin", "topk"]
 
 
 class _Search:
@@ -348,3 +355,95 @@ def hardmax(input, axis=None, *, opset=None, split_every=None):
     starts = [_block_starts(x, r) for r in unknown]
     return da.map_blocks(_one_hot, x, best, *starts, rows=rows, unknown=unknown, dtype=x.dtype,
                          chunks=x.chunks, meta=np.empty((0,) * x.ndim, x.dtype))
+
+
+def _topk_fields(dtype):
+    """A TopK candidate: a value's bits (structured arrays hold no bfloat16),
+    its position along the axis and the extent the positions count over."""
+    return np.dtype([("bits", f"u{dtype.itemsize}"), ("pos", np.int64), ("ext", np.int64)])
+
+
+def _topk_candidates(values, positions, extent, k):
+    """A candidate block of k entries along the last axis; entries past
+    min(k, extent) are padding."""
+    out = np.zeros(values.shape[:-1] + (k,), _topk_fields(values.dtype))
+    m = values.shape[-1]
+    out["bits"][..., :m] = values.view(out.dtype["bits"])
+    out["pos"][..., :m] = positions
+    out["ext"] = extent
+    return out
+
+
+def _topk_block(block, axis, keepdims, flags, k, computing_meta=False):
+    """One chunk's k best, in index order, as a candidate block."""
+    b = np.moveaxis(block, axis[0], -1)
+    values, i = argext.topk(b, min(k, b.shape[-1]), -1, sorted=0, **flags)
+    return np.moveaxis(_topk_candidates(values, i, b.shape[-1], k), -1, axis[0])
+
+
+def _topk_merge(candidates, axis, keepdims, flags, value_dtype, k, sorted, final, computing_meta=False):
+    """The k best of candidate blocks concatenated along `axis` in chunk order
+    (positions then count over all of them); the final merge orders them as
+    `sorted` says and refuses a k the axis, once its extent is known, lacks."""
+    if computing_meta:
+        return candidates
+    c = np.moveaxis(candidates, axis[0], -1)
+    if c.size == 0:  # no row here (another axis is empty): nothing to rank
+        return np.moveaxis(c[..., :k], -1, axis[0])
+    extents = [int(c["ext"].reshape(-1, c.shape[-1])[0, g]) for g in range(0, c.shape[-1], k)]
+    groups = len(extents)
+    total = sum(extents)
+    if final and total < k:
+        argext.topk(np.broadcast_to(np.zeros((), value_dtype), (1,) * (c.ndim - 1) + (total,)), k,
+                    -1, **flags)
+    starts = np.cumsum([0] + extents[:-1])
+    taken = [slice(g * k, g * k + min(k, extents[g])) for g in range(groups)]
+    bits = np.concatenate([c["bits"][..., t] for t in taken], axis=-1)
+    positions = np.concatenate([c["pos"][..., t] + s for t, s in zip(taken, starts)], axis=-1)
+    values, i = argext.topk(bits.view(value_dtype), min(k, total), -1, sorted=sorted if final else 0,
+                            **flags)
+    out = _topk_candidates(values, np.take_along_axis(positions, i, -1), total, k)
+    return np.moveaxis(out, -1, axis[0])
+
+
+def _k_count(k):
+    """k as an int where it reads as one (argext.topk checks it)."""
+    try:
+        return operator.index(k)
+    except TypeError:
+        return int(next(iter(np.asarray(k).reshape(-1)), 0))
+
+
+def topk(data, k, axis=-1, largest=1, sorted=1, *, opset=None, split_every=None):
+    """ONNX TopK of a dask array: argext.topk's arguments and answer, as two
+    lazy dask arrays (values, int64 indices), exact for any chunking of the
+    axis (ties to the lower index, NaN first). split_every: the merge tree's fan-in."""
+    x = da.asarray(data)
+    count = _k_count(k)
+    shape = [1] * x.ndim
+    try:
+        a = operator.index(axis) % x.ndim if -x.ndim <= operator.index(axis) < x.ndim else None
+    except TypeError:
+        a = None
+    if a is not None:  # k is checked against the axis' extent, or when unknown, one that holds k
+        n = x.shape[a]
+        shape[a] = max(count, 0) if math.isnan(n) else min(n, max(count, 0) + 1)
+    argext.topk(np.broadcast_to(np.zeros((), x.dtype), shape), k, axis, largest, sorted,
+                opset=opset)
+    dtype = x.dtype.newbyteorder("=")
+    if count == 0:
+        empty = tuple(slice(0, 0) if d == a else slice(None) for d in range(x.ndim))
+        chunks = tuple((0,) * len(c) if d == a else c for d, c in enumerate(x.chunks))
+        return tuple(x.map_blocks(lambda b, t=t: b[empty].astype(t), dtype=t, chunks=chunks,
+                                  meta=np.empty((0,) * x.ndim, t)) for t in (dtype, np.int64))
+    flags = {"largest": largest, "opset": opset}
+    # Not `dtype=`: dask.array.reduction passes its own dtype to functions that take one.
+    merge = functools.partial(_topk_merge, flags=flags, value_dtype=dtype, k=count, sorted=sorted)
+    meta = np.empty((0,) * x.ndim, _topk_fields(dtype))
+    tree = da.reduction(x, functools.partial(_topk_block, flags=flags, k=count),
+                        functools.partial(merge, final=True), combine=functools.partial(merge, final=False),
+                        axis=a, keepdims=True, dtype=meta.dtype, split_every=split_every,
+                        concatenate=True, meta=meta, output_size=count)
+    return tuple(tree.map_blocks(lambda c, f=f, t=t: np.ascontiguousarray(c[f]).view(t), dtype=t,
+                                 meta=np.empty((0,) * x.ndim, t))
+                 for f, t in (("bits", dtype), ("pos", np.dtype(np.int64))))

@@ -8,7 +8,7 @@ import numpy.typing as npt
 _Flag = SupportsIndex | bool | np.bool_
 _SplitEvery = int | dict[int, int] | None
 
-__all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax", "reduce_argmin"]
+__all__ = ["argmax", "argmin", "hardmax", "nanargmax", "nanargmin", "reduce_argmax", "reduce_argmin", "topk"]
 
 def argmax(
     data: da.Array | npt.ArrayLike,
@@ -67,3 +67,13 @@ def nanargmin(
     keepdims: bool = False,
     split_every: _SplitEvery = None,
 ) -> da.Array: ...
+def topk(
+    data: da.Array | npt.ArrayLike,
+    k: SupportsIndex | npt.NDArray[np.int64],
+    axis: SupportsIndex = -1,
+    largest: _Flag = 1,
+    sorted: _Flag = 1,
+    *,
+    opset: SupportsIndex | None = None,
+    split_every: _SplitEvery = None,
+) -> tuple[da.Array, da.Array]: ...

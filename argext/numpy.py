@@ -17,18 +17,25 @@ drop-in: NumPy's signatures, results and exceptions.
 - NumPy arrays of a dtype argext does not compute (complex, datetime64,
   timedelta64, strings, object, longdouble) are passed to NumPy's own
   function.
+- top_k is NumPy 2.6's (and the Array API's): (values, indices) along an axis,
+  mode "largest" or "smallest", NaN last in either mode (as NumPy sorts it);
+  argext also fixes what NumPy leaves open: equal values rank by the lower
+  index, and sorted=False gives the elements in ascending index order. It runs
+  on NumPy versions without np.top_k too.
 """
+
+import operator as _operator
 
 import numpy as _np
 
-from argext import _core
+from argext import _core, _errors
 
-__all__ = ["argmax", "argmin", "nanargmax", "nanargmin"]
+__all__ = ["argmax", "argmin", "nanargmax", "nanargmin", "top_k"]
 
 _ENTRIES = _core._NUMPY_ENTRIES
 # NumPy's own functions, for dtypes argext does not compute (bound now: a caller
-# may later put argext's in NumPy's place).
-_NUMPY = {name: getattr(_np, name) for name in __all__}
+# may later put argext's in NumPy's place); top_k from NumPy 2.6 on.
+_NUMPY = {name: getattr(_np, name, None) for name in __all__}
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
@@ -57,3 +64,49 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     ignored; an all-NaN slice raises ValueError."""
     return _core._numpy_function(_ENTRIES["nanargmin"], a, axis, out, bool(keepdims),
                                  _NUMPY["nanargmin"], nanargmin)
+
+
+def _nan_last(x, values, indices, k, largest, sorted):
+    """Rows whose top k holds a NaN (the C core ranks NaN first) redone with
+    NaN last, as NumPy's top_k has it: a stable sort of those rows only."""
+    bad = _np.isnan(values.astype(_np.float32) if values.dtype.kind != "f" else values).any(axis=-1)
+    rows = x[bad].astype(_np.float64)  # exact for every float dtype argext takes
+    order = _np.argsort(-rows if largest else rows, axis=-1, kind="stable")[..., :k]
+    if not sorted:
+        order.sort(axis=-1)
+    values[bad] = _np.take_along_axis(x[bad], order, axis=-1)
+    indices[bad] = order
+
+
+def top_k(a, k, /, *, axis=-1, mode="largest", sorted=True):
+    """numpy.top_k: (values, indices) of the k largest (mode="largest") or
+    smallest elements along `axis`, NaN last in either mode. Equal values rank
+    by the lower index; sorted=False: the same elements in index order."""
+    if mode not in ("largest", "smallest"):
+        raise ValueError(f"mode must be 'largest' or 'smallest', got {mode!r}")
+    x = _np.asanyarray(a)
+    axis = _operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise _errors.AxisError(axis, x.ndim)
+    k = _operator.index(k)
+    if not 0 <= k <= x.shape[axis]:
+        raise ValueError(f"k={k} is out of range [0, {x.shape[axis]}] for axis {axis}, whose "
+                         f"extent is {x.shape[axis]}")
+    data = x.view(_np.uint8) if x.dtype.kind == "b" else x
+    largest = mode == "largest"
+    try:
+        values, indices = _core.topk(data, k, axis, largest, bool(sorted))
+    except _errors.SpecTypeError:  # a dtype argext does not rank (complex, strings, ...)
+        if _NUMPY["top_k"] is None:
+            raise
+        return _NUMPY["top_k"](a, k, axis=axis, mode=mode, sorted=sorted)
+    if x.dtype.kind == "b":
+        values = values.view(_np.bool_)
+    moved = _np.moveaxis(values, axis, -1)
+    if k and (x.dtype.kind == "f" or x.dtype.name == "bfloat16") and _np.isnan(
+            moved.astype(_np.float32) if x.dtype.kind != "f" else moved).any():
+        _nan_last(_np.moveaxis(x, axis, -1), moved, _np.moveaxis(indices, axis, -1), k, largest,
+                  sorted)
+    if type(x) is not _np.ndarray:  # a subclass, as NumPy's indexing keeps it
+        return values.view(type(x)), indices.view(type(x))
+    return values, indices.astype(_np.intp, copy=False)

@@ -4,9 +4,11 @@
     import argext.onnx
     sess = ReferenceEvaluator(model, new_ops=argext.onnx.reference_ops())
 
-replaces the evaluator's ArgMax, ArgMin and Hardmax with argext's kernels.
-Each node runs the operator version in force at the model's default-domain
-opset import (ArgMax-1/11/12/13, ArgMin likewise, Hardmax-1/11/13): a
+replaces the evaluator's ArgMax, ArgMin, Hardmax and TopK with argext's
+kernels. Each node runs the operator version in force at the model's
+default-domain opset import (ArgMax-1/11/12/13, ArgMin likewise,
+Hardmax-1/11/13, TopK-1/10/11/24: k the attribute of TopK-1, the input K
+from TopK-10 on): a
 Hardmax-1 or -11 node one-hots the rows of the input coerced to 2-D, as the
 spec says (the stock evaluator applies the version-13 rule at every opset),
 and an attribute the version lacks raises argext.SpecError. Attributes a node
@@ -93,6 +95,16 @@ class Hardmax(_ArgextOp):
         return (argext.hardmax(input, **self._given(axis=axis), opset=self._opset()),)
 
 
+class TopK(_ArgextOp):
+    """ONNX TopK computed by argext.topk at the model's opset: NaN ranks first
+    for largest and smallest alike, and sorted=0 gives index order (the
+    stock evaluator ranks NaN last for largest=0 and always sorts)."""
+
+    def _run(self, X, K=None, axis=None, largest=None, sorted=None, k=None):
+        given = self._given(axis=axis, largest=largest, sorted=sorted)
+        return argext.topk(X, k if K is None else K, **given, opset=self._opset())
+
+
 def reference_ops():
     """The operator classes for ReferenceEvaluator(..., new_ops=reference_ops())."""
-    return [ArgMax, ArgMin, Hardmax]
+    return [ArgMax, ArgMin, Hardmax, TopK]

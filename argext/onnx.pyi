@@ -24,4 +24,10 @@ class Hardmax(OpRun):
         self, input: npt.ArrayLike, axis: int | None = None
     ) -> tuple[npt.NDArray[Any]]: ...
 
+class TopK(OpRun):
+    def _run(  # type: ignore[override]
+        self, X: npt.ArrayLike, K: npt.NDArray[np.int64] | None = None, axis: int | None = None,
+        largest: int | None = None, sorted: int | None = None, k: int | None = None,
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]: ...
+
 def reference_ops() -> list[type[OpRun]]: ...

@@ -31,7 +31,7 @@ LEVELS = argext.supported_isas()  # lowest first: the last is the default, the b
 # time. ARGEXT_TEST_ISA_DRAW=1 runs every case at every level (a long run, not CI's).
 EVERY_LEVEL_SUITES = {
     "test_argminmax": 4, "test_reduce_axes": 4, "test_hardmax": 4, "test_nanarg": 4,
-    "test_front": 4, "test_onnx_ops": 4, "test_spec_examples": 4,
+    "test_front": 4, "test_onnx_ops": 4, "test_spec_examples": 4, "test_topk": 4,
     "test_threads": 8, "test_fuzz": 8,  # 8 MiB inputs at four thread counts; hypothesis runs
 }
 ONE_DRAW = os.environ.get("ARGEXT_TEST_ISA_DRAW")

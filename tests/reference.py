@@ -69,3 +69,28 @@ def hardmax_reference(x, axis, coerce_2d):
         idx = np.expand_dims(np.argmax(comparable(x), axis=axis), axis)
         np.put_along_axis(y, idx, np.array(1, x.dtype), axis=axis)
     return y
+
+
+def _descending(x):
+    """A key that orders as x reversed, exactly: -x for floats (NaN stays NaN,
+    -0.0 and +0.0 stay equal), ~x for integers (-x-1, or max-x unsigned)."""
+    return -x if x.dtype.kind == "f" else ~x
+
+
+def topk_reference(x, k, axis=-1, largest=1, sorted=1, nan_last=False):
+    """ONNX TopK by a stable NumPy sort of explicit keys along `axis`: NaN
+    first (nan_last: last, as numpy.top_k), then the value (largest: the
+    largest first), then the lower index. sorted=0: the same k elements in
+    ascending index order. Returns (values, int64 indices); values are the
+    input's own elements (bfloat16 ranked by its exact float32 widening)."""
+    x = np.asarray(x)
+    moved = np.moveaxis(x, axis, -1)
+    key = comparable(moved)
+    value = _descending(key) if largest else key
+    nan = np.isnan(key) if is_float(x.dtype) else np.zeros(key.shape, bool)
+    index = np.broadcast_to(np.arange(key.shape[-1]), key.shape)
+    order = np.lexsort((index, value, nan if nan_last else ~nan), axis=-1)[..., :k]
+    if not sorted:
+        order = np.sort(order, axis=-1)
+    values = np.take_along_axis(moved, order, axis=-1)
+    return np.moveaxis(values, -1, axis), np.moveaxis(order.astype(np.int64), -1, axis)

@@ -113,7 +113,11 @@ def test_every_case_with_every_peer(tmp_path):
     # What the peers lack is said, not faked (only where the peer is installed).
     if installed("onnxruntime") and installed("ml_dtypes"):
         assert rows["logits", "bfloat16"]["blank"]["onnxruntime"] == "no ArgMax-13 kernel for bfloat16"
+        assert rows["topk_logits5", "bfloat16"]["blank"]["onnxruntime"] == "TopK at opset 13 takes no bfloat16"
         assert "onnxruntime" in rows["nan_rows", "float32"]["lacking"]
+    # TopK's rows carry argext's argmax of the same input, the yardstick of its GB/s.
+    assert all("argext-argmax" in r["seconds"] for r in rows.values() if r["op"] == "topk")
+    assert not any("argext-argmax" in r["seconds"] for r in rows.values() if r["op"] != "topk")
     if installed("numkong"):
         assert rows["last_index", "float32"]["blank"]["numkong"] == "no last-occurrence option"
         assert "numkong" in rows["nan_1d", "float32"]["seconds"]  # its argmax skips NaN

@@ -13,7 +13,7 @@ import pytest
 
 import argext
 from reference import ALL_DTYPES, BFLOAT16, arg_reference, comparable, hardmax_reference, is_float
-from reference import multi_axis_reference
+from reference import multi_axis_reference, topk_reference
 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
@@ -365,3 +365,58 @@ def test_nanargmax_same_errors_as_in_memory():
             assert str(got.value) == str(want.value)
     with pytest.raises(ValueError, match="empty sequence"):
         ad.nanargmax(da.zeros((3, 0)), axis=1)
+
+
+# TopK: k candidates per chunk merged by the same ranking, exact across chunks.
+
+def check_topk(client, d, x, k, axis, largest=1, ordered=1, **kwargs):
+    values, indices = client.compute(list(ad.topk(d, k, axis, largest, ordered, **kwargs)), sync=True)
+    want = topk_reference(x, k, axis, largest, ordered)
+    where = f"k={k} axis={axis} largest={largest} sorted={ordered} chunks={getattr(d, 'chunks', None)}"
+    np.testing.assert_array_equal(indices, want[1], err_msg=where)
+    np.testing.assert_array_equal(np.ascontiguousarray(values).view(np.uint8),
+                                  np.ascontiguousarray(want[0]).view(np.uint8), err_msg=where)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_topk(client, dtype):
+    x = edge_sample(dtype, 7)
+    d = da.from_array(x, chunks=CHUNKINGS["irregular"])
+    # k beyond chunks' extents along each axis, both rankings, both orders
+    for axis, k, largest, ordered in ((0, 1, 0, 1), (1, 3, 1, 0), (-1, 5, 0, 0), (0, 7, 1, 1), (1, 6, 0, 1)):
+        check_topk(client, d, x, k, axis, largest=largest, ordered=ordered)
+
+
+@pytest.mark.parametrize("chunking", list(CHUNKINGS))
+def test_topk_chunkings_and_trees(client, chunking):
+    x = edge_sample(np.dtype(np.float32), 8)
+    d = da.from_array(x, chunks=CHUNKINGS[chunking])
+    for k in (0, 2, 4, 13):  # k beyond chunks' extents, up to the whole axis
+        check_topk(client, d, x, k, 0, split_every=2)
+        check_topk(client, d, x, k, 0, largest=0, ordered=0, split_every=3)
+    check_topk(client, d.astype(d.dtype.newbyteorder("S")), x, 4, 0)
+
+
+def test_topk_unknown_chunks(client):
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 4, size=(30, 6)).astype(np.float64)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    keep = rng.random(30) < 0.6
+    keep[10:20] = False  # a chunk filtered away whole
+    d, y = filtered(x, keep, ((10, 10, 10), (6,)))
+    check_topk(client, d, y, 3, 0)
+    check_topk(client, d, y, 4, 1, largest=0)
+    with pytest.raises(argext.SpecError, match=r"TopK-24: k=25 is out of range \[0, \d+\]"):
+        client.compute(ad.topk(d, 25, 0)[1], sync=True)
+
+
+def test_topk_same_errors_as_in_memory():
+    d = da.zeros((5, 8), np.float32, chunks=2)
+    for args, kwargs, text in [((9, 1), {}, r"TopK-24: k=9 is out of range \[0, 8\]"),
+                               ((2, 2), {}, r"axis=2 is out of range"),
+                               ((-1,), {}, r"k=-1 is out of range"),
+                               ((2,), {"largest": 0, "opset": 10}, "largest=0 is not an attribute")]:
+        with pytest.raises(argext.SpecError, match=text):
+            ad.topk(d, *args, **kwargs)
+    with pytest.raises(argext.SpecTypeError, match="TopK-10: X has dtype int32"):
+        ad.topk(d.astype(np.int32), 2, opset=10)

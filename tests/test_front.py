@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import argext
-from reference import arg_reference, hardmax_reference, multi_axis_reference
+from reference import arg_reference, hardmax_reference, multi_axis_reference, topk_reference
 
 ARGEXT_PARENT = str(Path(argext.__file__).resolve().parent.parent)
 
@@ -116,6 +116,8 @@ def _every_operation(inputs):
         for axis in (0, 1):
             calls.append((f"argmax {i} axis {axis}", lambda d=data, a=axis: argext.argmax(d, a)))
             calls.append((f"argmin {i} axis {axis}", lambda d=data, a=axis: argext.argmin(d, a, 1, 1)))
+            calls.append((f"topk {i} axis {axis}", lambda d=data, a=axis: argext.topk(d, 5, a)[1]))
+            calls.append((f"topk {i} axis {axis} k=40", lambda d=data, a=axis: argext.topk(d, 40, a, 0, 0)[0]))
         for version in (1, 11, 13):
             calls.append((f"hardmax-{version} {i}", lambda d=data, v=version: argext.hardmax(d, 1, opset=v)))
         for axes in ([0], [1], [0, 1]):
@@ -133,6 +135,8 @@ def _every_reference(inputs):
         for axis in (0, 1):
             refs.append(arg_reference(data, axis, True, False, "max"))
             refs.append(arg_reference(data, axis, True, True, "min"))
+            refs.append(topk_reference(data, 5, axis)[1])
+            refs.append(topk_reference(data, 40, axis, 0, 0)[0])
         for version in (1, 11, 13):
             refs.append(hardmax_reference(data, 1, coerce_2d=version < 13))
         for axes in ([0], [1], [0, 1]):

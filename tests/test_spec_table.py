@@ -11,7 +11,7 @@ import argext
 
 from argext._spec import NEWEST_OPSET as NEWEST  # noqa: E402
 
-OPERATORS = ["ArgMax", "ArgMin", "Hardmax"]
+OPERATORS = ["ArgMax", "ArgMin", "Hardmax", "TopK"]
 CASES = [(op, opset) for op in OPERATORS for opset in range(1, NEWEST + 1)]
 
 
@@ -42,12 +42,15 @@ def test_schema_equals_onnx(op, opset):
         assert attr.type == onnx.defs.OpSchema.AttrType.INT
         assert ours.attributes[name].type == "INT", name
         assert ours.attributes[name].default == onnx_default(attr), name
-    [constraint] = theirs.type_constraints
+    # The input's constraint T (TopK's indices have their own, I: int64, the output type).
+    [constraint] = [c for c in theirs.type_constraints if c.type_param_str == "T"]
     assert set(ours.type_constraints) == {constraint.type_param_str}
     assert set(ours.type_constraints[constraint.type_param_str]) == set(constraint.allowed_type_strs)
     assert ours.input_name == theirs.inputs[0].name
     assert ours.output_name == theirs.outputs[0].name
     assert (ours.output_type or "T") == theirs.outputs[0].type_str
+    # TopK from version 10 on reads k from its second input, K.
+    assert ours.k_input == (len(theirs.inputs) > 1 and theirs.inputs[1].name == "K")
 
 
 @pytest.mark.parametrize("op", OPERATORS)

@@ -1,10 +1,11 @@
 """The benchmark's cases: what users run, as shapes, dtypes and one operator each.
 
-A case names its operator (`op`: "argmax", "hardmax", "nanargmax", "reduce_argmax").
-Each contender (contenders.py) offers the operators it has as methods of those names;
-one it lacks is left blank in the table. NumPy's result is the reference every
-contender is checked against (`same_result`). A new operator, TopK when it lands,
-is added by giving the contenders a method of its name and listing its cases here.
+A case names its operator (`op`: "argmax", "hardmax", "nanargmax", "reduce_argmax",
+"topk"). Each contender (contenders.py) offers the operators it has as methods of
+those names; one it lacks is left blank in the table. NumPy's result is the
+reference every contender is checked against (`same_result`; for TopK, whose peers
+break ties their own way, `same_topk`). A new operator is added by giving the
+contenders a method of its name and listing its cases here.
 
 Sized cases (`sized=True`) take their shape from --size; the others are the shapes
 of real workloads and keep them. Every case has a tiny shape for --quick.
@@ -48,6 +49,8 @@ class Case:
     swapped: bool = False  # non-native byte order, with argext on the native copy beside it
     reversed_axes: tuple = ()  # the input is a view reversed along these axes
     per_call: bool = False  # reports time per call, not bandwidth
+    k: int = 0  # TopK's k (the largest k)
+    ascending: bool = False  # sorted ascending along the axis: TopK's worst input, every element a new candidate
 
 
 def _sized(width):
@@ -108,6 +111,18 @@ CASES = {c.name: c for c in [
          "reduce_argmax", (0, 2), ("float32",), _fixed((256, 256, 256)), (8, 8, 8)),
     Case("small", "per-call cost on a (2, 3, 4) array", "argmax", 0, ("float32",),
          _fixed((2, 3, 4)), (2, 3, 4), per_call=True),
+    # TopK (the largest k; NumPy: argpartition, then a sort of the k; argext-argmax: argext's
+    # argmax of the same input, the yardstick of its GB/s).
+    *[Case(f"topk_logits{k}", f"TopK k={k} of language-model logits over the vocabulary", "topk", -1,
+           ("float32", "bfloat16", "float16"), _fixed((32, 128256)), (2, 1000), k=k) for k in (1, 5, 50)],
+    Case("topk_ascend", "TopK k=50 of logits sorted ascending along the rows (the worst input)",
+         "topk", -1, ("float32",), _fixed((32, 128256)), (2, 1000), k=50, ascending=True),
+    Case("topk_classes", "TopK k=5 of classifier outputs, rows of 1000", "topk", -1, ("float32",),
+         _fixed((1000, 1000)), (16, 1000), k=5),
+    Case("topk_1d", "TopK k=10 of a contiguous 1-D array", "topk", 0, ("float32",), _sized(None),
+         (4096,), sized=True, k=10),
+    Case("topk_channel", "TopK k=5 over the channel axis of a segmentation map", "topk", 1,
+         ("float32",), _fixed((4, 21, 512, 512)), (1, 21, 16, 16), k=5),
     Case("dask", "argext.dask.argmax vs da.argmax, axis 0 over 4x4 chunks, 2-worker LocalCluster",
          "argmax", 0, ("float32", "float16"), _columns(4096), (64, 64), sized=True),
 ]}
@@ -126,6 +141,8 @@ def data(case, dtype, shape, rng):
         info = np.iinfo(dt)
         lo, hi = max(info.min + 1, -(2**40)), min(info.max - 1, 2**40)
         x = rng.integers(lo, hi, size=shape, endpoint=True, dtype=np.int64).astype(dt)
+    if case.ascending:
+        x = np.sort(x, axis=case.axis)
     if case.swapped:
         x = x.astype(x.dtype.newbyteorder("S"))
     if case.reversed_axes:
@@ -139,3 +156,14 @@ def same_result(got, want):
         return isinstance(got, tuple) and len(got) == len(want) and all(map(same_result, got, want))
     got, want = np.asarray(got), np.asarray(want)
     return got.shape == want.shape and np.array_equal(got, want)
+
+
+def same_topk(got, want, x, axis):
+    """TopK results agree: the same values, and indices that hold them, each
+    once (peers may break ties another way than the lower index)."""
+    (values, indices), (want_values, _) = (tuple(map(np.asarray, r)) for r in (got, want))
+    if values.shape != want_values.shape or not np.array_equal(values, want_values):
+        return False
+    ranked = np.sort(indices.astype(np.int64), axis=axis)
+    distinct = np.all(np.diff(ranked, axis=axis) > 0)
+    return distinct and np.array_equal(np.take_along_axis(x, indices.astype(np.int64), axis), values)

@@ -69,6 +69,7 @@ class Contender:
     module = ""  # what must be importable (the note names it when it is not)
     needs: tuple[str, ...] = ()  # further modules it needs
     threads = 1  # threads it runs on
+    checked = True  # its result is checked against NumPy's (False: a yardstick, timed only)
 
     def applies(self, case):
         """Whether it has a row in the case at all (not whether it can do it)."""
@@ -96,6 +97,21 @@ class Argext(Contender):
 
     def reduce_argmax(self, case, x):
         return lambda: argext.reduce_argmax(x, list(case.axis)).reshape(-1)
+
+    def topk(self, case, x):
+        return lambda: argext.topk(x, case.k, case.axis)
+
+
+class ArgextArgmax(Argext):
+    """argext's argmax of a TopK case's input: the GB/s TopK is measured against."""
+    name = "argext-argmax"
+    checked = False
+
+    def applies(self, case):
+        return case.op == "topk"
+
+    def topk(self, case, x):
+        return lambda: argext.argmax(x, axis=case.axis, keepdims=0)
 
 
 class ArgextNative(Argext):
@@ -137,6 +153,18 @@ class NumPy(Contender):
         perm, shape = _fold(x.shape, case.axis)
         return lambda: np.argmax(np.transpose(x, perm).reshape(shape), axis=1)
 
+    def topk(self, case, x):
+        """argpartition for the k largest, then a sort of those k."""
+        axis, k = case.axis, case.k
+
+        def run():
+            kept = np.take(np.argpartition(x, -k, axis=axis), range(x.shape[axis] - k, x.shape[axis]),
+                           axis=axis)
+            order = np.flip(np.argsort(np.take_along_axis(x, kept, axis), axis=axis, kind="stable"), axis)
+            indices = np.take_along_axis(kept, order, axis)
+            return np.take_along_axis(x, indices, axis), indices
+        return run
+
 
 class OnnxRuntime(Contender):
     name = module = "onnxruntime"
@@ -148,8 +176,9 @@ class OnnxRuntime(Contender):
         self.ort = onnxruntime
         self.threads = threads
 
-    def _session(self, x, node, out_elem):
-        from onnx import helper
+    def _session(self, x, node, out_elem, initializers=(), outputs=1):
+        """A session of one node on x (and the initializers); its first `outputs` outputs."""
+        from onnx import TensorProto, helper
         from onnx.helper import np_dtype_to_tensor_dtype
 
         _check_native(x)
@@ -158,7 +187,9 @@ class OnnxRuntime(Contender):
         except (KeyError, ValueError, TypeError):
             raise Blank(f"no ONNX type for {x.dtype}") from None
         graph = helper.make_graph([node], "bench", [helper.make_tensor_value_info("x", elem, x.shape)],
-                                  [helper.make_tensor_value_info("y", out_elem or elem, None)])
+                                  [helper.make_tensor_value_info("y", out_elem or elem, None),
+                                   helper.make_tensor_value_info("i", TensorProto.INT64, None)][:outputs],
+                                  list(initializers))
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
         options = self.ort.SessionOptions()
@@ -172,7 +203,11 @@ class OnnxRuntime(Contender):
         except Exception as e:
             if "NOT_IMPLEMENTED" in str(e):
                 raise Blank(f"no {node.op_type}-13 kernel for {x.dtype}") from None
+            if "Type Error" in str(e):  # the operator's version at opset 13 lacks the dtype (TopK-11: bfloat16)
+                raise Blank(f"{node.op_type} at opset 13 takes no {x.dtype}") from None
             raise
+        if outputs > 1:
+            return lambda: tuple(session.run(None, {"x": x}))
         return lambda: session.run(None, {"x": x})[0]
 
     def argmax(self, case, x):
@@ -186,6 +221,13 @@ class OnnxRuntime(Contender):
         from onnx import helper
 
         return self._session(x, helper.make_node("Hardmax", ["x"], ["y"], axis=case.axis), None)
+
+    def topk(self, case, x):
+        from onnx import TensorProto, helper
+
+        k = helper.make_tensor("k", TensorProto.INT64, [1], [case.k])
+        node = helper.make_node("TopK", ["x", "k"], ["y", "i"], axis=case.axis)
+        return self._session(x, node, None, [k], outputs=2)
 
 
 class Torch(Contender):
@@ -236,6 +278,9 @@ class Torch(Contender):
         perm, shape = _fold(x.shape, case.axis)
         return self._call(x, lambda t: t.permute(perm).reshape(shape).argmax(1))
 
+    def topk(self, case, x):
+        return self._call(x, lambda t: tuple(self.torch.topk(t, case.k, dim=case.axis)))
+
     def to_numpy(self, result):
         if result.dtype.is_floating_point:
             result = result.float()
@@ -268,12 +313,13 @@ class Jax(Contender):
         with x64(True) if x64 is not None else contextlib.nullcontext():
             a = self.jax.device_put(base)
         f = self.jax.jit(lambda a: fn(jnp.flip(a, flips) if flips else a))
+        ready = self.jax.block_until_ready  # a result, or a tuple of them
         if x64 is None:
-            return lambda: f(a).block_until_ready()
+            return lambda: ready(f(a))
 
         def run():
             with x64(True):
-                return f(a).block_until_ready()
+                return ready(f(a))
         return run
 
     def argmax(self, case, x):
@@ -300,6 +346,13 @@ class Jax(Contender):
     def reduce_argmax(self, case, x):
         perm, shape = _fold(x.shape, case.axis)
         return self._jit(x, lambda a: a.transpose(perm).reshape(shape).argmax(1))
+
+    def topk(self, case, x):
+        import jax.numpy as jnp
+
+        axis = case.axis
+        return self._jit(x, lambda a: tuple(jnp.moveaxis(r, -1, axis) for r in
+                                            self.jax.lax.top_k(jnp.moveaxis(a, axis, -1), case.k)))
 
     def to_numpy(self, result):
         if result.dtype == numpy_dtype("bfloat16"):
@@ -363,5 +416,5 @@ class Numbagg(_NaNSkipping):
 
 
 # In table order.
-ALL = (Argext, ArgextNative, NumPy, OnnxRuntime, Torch, Jax, NumKong, Bottleneck, Numbagg)
+ALL = (Argext, ArgextArgmax, ArgextNative, NumPy, OnnxRuntime, Torch, Jax, NumKong, Bottleneck, Numbagg)
 

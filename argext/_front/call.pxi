@@ -11,12 +11,14 @@ cdef enum Entry:
     ENTRY_NANARGMIN
     ENTRY_HARDMAX
     ENTRY_HARDMAX_ONTO_ZEROS
+    ENTRY_TOPK
 
 
 cdef struct Call:
     Entry entry
     Descriptor data
     Descriptor out
+    Descriptor indices   # TopK's second output (out: its values)
     bint has_out         # no output shape exists (a refused axis): C reports the fault
     int64_t axis
     bint every_axis      # nanargmax/nanargmin over the flattened array
@@ -24,6 +26,9 @@ cdef struct Call:
     int naxes
     int keepdims
     int select_last_index
+    int64_t k
+    int largest
+    int sorted
     argext_direction direction
     int version
 
@@ -46,6 +51,9 @@ cdef argext_status _invoke(Call *c) noexcept nogil:
         return argext_nanargmin(x, o, axis, c.keepdims)
     if c.entry == ENTRY_HARDMAX:
         return argext_hardmax(x, o, c.axis, c.version)
+    if c.entry == ENTRY_TOPK:
+        return argext_topk(x, o, &c.indices.t if c.has_out else NULL, c.axis, c.k, c.largest,
+                           c.sorted)
     return argext_hardmax_onto_zeros(x, o, c.axis, c.version)
 
 

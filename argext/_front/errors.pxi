@@ -7,6 +7,11 @@ cdef enum Style:
     STYLE_NUMPY    # NumPy's own exceptions and texts (AxisError, ...)
 
 
+# The 0/1 attributes the C core names in a refusal.
+cdef dict _FLAG_NAMES = {ARGEXT_ARG_KEEPDIMS: "keepdims", ARGEXT_ARG_SELECT_LAST_INDEX: "select_last_index",
+                         ARGEXT_ARG_LARGEST: "largest", ARGEXT_ARG_SORTED: "sorted"}
+
+
 def _raise(str context, str what, cnp.ndarray data, dict given, int style=STYLE_ONNX, *,
            out=None, out_shape=None, out_dtype=None, unsigned int allowed=0, spec_axis=None,
            listed=None):
@@ -21,10 +26,14 @@ def _raise(str context, str what, cnp.ndarray data, dict given, int style=STYLE_
     name = context if style == STYLE_ONNX else context.rpartition(".")[2]
     if e.status == ARGEXT_ERR_NOMEM:
         raise MemoryError(f"{context}: out of memory")
-    if e.arg == ARGEXT_ARG_OUTPUT and e.status != ARGEXT_ERR_OVERFLOW:
+    if e.arg in (ARGEXT_ARG_OUTPUT, ARGEXT_ARG_INDICES) and e.status != ARGEXT_ERR_OVERFLOW:
+        where = "out"
+        if isinstance(out_dtype, tuple):  # TopK's pair: out is (values, indices)
+            which = e.arg == ARGEXT_ARG_INDICES
+            where, out, out_dtype = f"out[{which:d}]", out[which], out_dtype[which]
         if out.dtype != out_dtype:
-            raise _errors.out_dtype(context, out.dtype, out_dtype)
-        raise _errors.out_shape(context, out.shape, out_shape)
+            raise _errors.out_dtype(context, out.dtype, out_dtype, where)
+        raise _errors.out_shape(context, out.shape, out_shape, where)
     if e.status == ARGEXT_ERR_DTYPE and e.arg == ARGEXT_ARG_DATA:
         raise _errors.dtype_refused(context, what, _dtype_text(data, e.value), _dtype_names(allowed))
     if style == STYLE_NUMPY:
@@ -48,9 +57,12 @@ def _raise(str context, str what, cnp.ndarray data, dict given, int style=STYLE_
         if -rank <= e.value < rank:
             raise SpecError(f"{context}: axes {axes!r} repeat axis {listed[e.index]!r}")
         raise _errors.axis_out_of_range(context, "axes", listed[e.index], rank)
-    if e.status == ARGEXT_ERR_ATTRIBUTE and e.arg in (ARGEXT_ARG_KEEPDIMS, ARGEXT_ARG_SELECT_LAST_INDEX):
-        attribute = "keepdims" if e.arg == ARGEXT_ARG_KEEPDIMS else "select_last_index"
-        raise SpecError(f"{context}: {attribute}={given[e.arg]!r} is out of range (allowed: (0, 1))")
+    if e.status == ARGEXT_ERR_ATTRIBUTE and e.arg in _FLAG_NAMES:
+        raise SpecError(f"{context}: {_FLAG_NAMES[e.arg]}={given[e.arg]!r} is out of range "
+                        f"(allowed: (0, 1))")
+    if e.status == ARGEXT_ERR_ATTRIBUTE and e.arg == ARGEXT_ARG_K:
+        axis = given[ARGEXT_ARG_AXIS]
+        raise _errors.k_out_of_range(context, given[ARGEXT_ARG_K], axis, shape[axis])
     if e.status == ARGEXT_ERR_EMPTY_AXIS:
         if e.arg == ARGEXT_ARG_AXES:
             raise _errors.empty_axes(context, given[ARGEXT_ARG_AXES], shape)

@@ -78,8 +78,7 @@ cdef int _flag(_Version v, str name, object value) except -1:
     cdef object x = _integer(v.name, name, value, True)
     if name == "select_last_index" and not v.has_last:
         if x != 0:
-            raise SpecError(f"{v.name}: {name}={value!r} is not an attribute of this version "
-                            f"(it needs a newer opset)")
+            raise _errors.not_attribute(v.name, name, value)
         return 0
     return x if 0 <= x <= 1 else 2  # out of range either way: the message names the value given
 

@@ -165,6 +165,27 @@ argext_status argext_request_like_input(argext_request *q, const argext_tensor *
     return ARGEXT_OK;
 }
 
+argext_status argext_request_shaped_output(const argext_request *q, const argext_tensor *out,
+                                           argext_arg arg, int dtype, int d, int64_t extent,
+                                           int64_t *strides)
+{
+    const argext_tensor *data = q->data;
+    int64_t count;
+    argext_status st = check_tensor(out, arg, strides, &count);
+    if (st != ARGEXT_OK)
+        return st;
+    if ((int)out->dtype != dtype)
+        return argext_refuse(ARGEXT_ERR_OUTPUT, arg, -1, (int64_t)out->dtype);
+    if (out->rank != data->rank)
+        return argext_refuse(ARGEXT_ERR_OUTPUT, arg, -1, data->rank);
+    for (int e = 0; e < data->rank; e++) {
+        int64_t want = e == d ? extent : data->shape[e];
+        if (out->shape[e] != want)
+            return argext_refuse(ARGEXT_ERR_OUTPUT, arg, e, want);
+    }
+    return ARGEXT_OK;
+}
+
 argext_status argext_request_run(const argext_request *q, int op, int last)
 {
     if (q->out_count == 0)

@@ -59,6 +59,13 @@ argext_status argext_request_index_output(argext_request *q, const argext_tensor
    order) and shape. */
 argext_status argext_request_like_input(argext_request *q, const argext_tensor *out);
 
+/* An output of exactly `dtype` (native byte order) with the input's shape
+   but `extent` along the reduced dimension d (TopK's values and indices):
+   a valid descriptor, its byte strides into strides. Refusals name arg. */
+argext_status argext_request_shaped_output(const argext_request *q, const argext_tensor *out,
+                                           argext_arg arg, int dtype, int d, int64_t extent,
+                                           int64_t *strides);
+
 /* Runs the checked request with an engine operator (ARGEXT_OP_*), writing
    every index, and records the outcome. */
 argext_status argext_request_run(const argext_request *q, int op, int last);

@@ -39,4 +39,26 @@ typedef struct argext_reduction {
    calling thread has no scratch. */
 argext_status argext_engine_reduce(const argext_reduction *r);
 
+/* A TopK call that passed its checks (topk.c): k >= 1 best elements of each
+   row along `axis` (extent >= k) into values (native order) and indices
+   (int64), whose strides are by input dimension, the axis's stepping
+   through the k outputs. */
+typedef struct argext_topk_request {
+    const char *data;
+    int dtype;                      /* argext_dtype, maybe | ARGEXT_BYTESWAPPED */
+    int rank, axis;
+    const int64_t *shape;
+    const int64_t *strides;
+    int64_t k;
+    int largest, sorted;
+    char *values, *indices;
+    const int64_t *values_strides;
+    const int64_t *indices_strides;
+} argext_topk_request;
+
+/* Writes every output of a TopK request, split over threads when large.
+   ARGEXT_ERR_NOMEM (nothing written) when its candidates' memory cannot be
+   had. */
+argext_status argext_engine_topk(const argext_topk_request *r);
+
 #endif /* ARGEXT_ENGINE_H */

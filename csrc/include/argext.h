@@ -1,8 +1,8 @@
 /*
  * argext.h - public C99 interface of the argext kernels.
  *
- * ONNX ArgMax / ArgMin / Hardmax and the DirectML-style multi-axis arg
- * reduction over strided tensors of twelve numeric dtypes. No Python, no
+ * ONNX ArgMax / ArgMin / Hardmax / TopK and the DirectML-style multi-axis
+ * arg reduction over strided tensors of twelve numeric dtypes. No Python, no
  * NumPy: a C program includes this header and links libargext.
  *
  * Tensors are described by argext_tensor: a data pointer, a dtype, a rank,
@@ -22,7 +22,9 @@
  * exits (POSIX threads, Windows fibre-local storage; elsewhere it is
  * allocated and freed by each call). argext_hardmax and
  * argext_hardmax_onto_zeros also allocate one int64 index per output row
- * (malloc, freed before they return). Input is read in place: byte-swapped
+ * (malloc, freed before they return); argext_topk allocates 16 bytes per
+ * candidate (about 2k + 64 per row being scanned at once) when they exceed
+ * the thread's scratch. Input is read in place: byte-swapped
  * input is swapped as it is loaded, or block by block into that scratch,
  * never copied whole.
  */
@@ -95,7 +97,11 @@ typedef enum argext_arg {
     ARGEXT_ARG_KEEPDIMS = 5,
     ARGEXT_ARG_SELECT_LAST_INDEX = 6,
     ARGEXT_ARG_DIRECTION = 7,
-    ARGEXT_ARG_VERSION = 8
+    ARGEXT_ARG_VERSION = 8,
+    ARGEXT_ARG_K = 9,                 /* TopK's k */
+    ARGEXT_ARG_LARGEST = 10,
+    ARGEXT_ARG_SORTED = 11,
+    ARGEXT_ARG_INDICES = 12           /* TopK's index output */
 } argext_arg;
 
 /*
@@ -253,6 +259,43 @@ ARGEXT_API argext_status argext_hardmax(const argext_tensor *input, const argext
 ARGEXT_API argext_status argext_hardmax_onto_zeros(const argext_tensor *input,
                                                    const argext_tensor *output, int64_t axis,
                                                    int version);
+
+/*
+ * ONNX TopK (versions 1, 10, 11, 24): the k largest (largest == 1) or
+ * smallest (largest == 0) elements along `axis` and their indices.
+ *
+ * data: any dtype (ARGEXT_BYTESWAPPED allowed), rank >= 1, any strides;
+ *   axis in [-rank, rank-1].
+ * values: data's dtype in native byte order (ARGEXT_BYTESWAPPED refused);
+ * indices: ARGEXT_INT64. Both have data's shape with the axis extent k,
+ *   any strides (they must not overlap `data` or each other).
+ * k in [0, n], n the axis extent; k == 0 writes and reads nothing.
+ * Ranking: by value, descending (largest) or ascending; equal values rank
+ *   the lower index first; NaN ranks first for both (so k == 1 gives
+ *   argext_argmax / argext_argmin), lower index first among NaNs; -0.0
+ *   equals +0.0; 64-bit integers compare exactly. Values are the input's
+ *   elements bit for bit (a -0.0 stays -0.0, a NaN keeps its payload), in
+ *   native byte order.
+ * sorted == 1: outputs in rank order, best first. sorted == 0: the same k
+ *   elements in ascending index order (ONNX leaves the order open).
+ * The input is read once, in place; large calls split over threads (rows,
+ *   or pieces of one long row whose candidates are merged exactly).
+ *
+ * Returns ARGEXT_OK, or, with nothing written:
+ *   ARGEXT_ERR_NULL       a descriptor, or a needed shape or data pointer, is NULL;
+ *   ARGEXT_ERR_DTYPE      a dtype value outside argext_dtype;
+ *   ARGEXT_ERR_RANK       data->rank < 1, or a rank outside [0, ARGEXT_MAX_RANK];
+ *   ARGEXT_ERR_SHAPE      a negative dimension, or sizes that overflow int64;
+ *   ARGEXT_ERR_AXIS       axis out of range;
+ *   ARGEXT_ERR_ATTRIBUTE  k outside [0, n] (ARGEXT_ARG_K), largest or sorted
+ *                         not 0 or 1 (ARGEXT_ARG_LARGEST, ARGEXT_ARG_SORTED);
+ *   ARGEXT_ERR_OUTPUT     values (ARGEXT_ARG_OUTPUT) or indices
+ *                         (ARGEXT_ARG_INDICES) of the wrong dtype, rank or shape;
+ *   ARGEXT_ERR_NOMEM      the candidates' memory could not be allocated.
+ */
+ARGEXT_API argext_status argext_topk(const argext_tensor *data, const argext_tensor *values,
+                                     const argext_tensor *indices, int64_t axis, int64_t k,
+                                     int largest, int sorted);
 
 /*
  * Threads. The engine splits a call with about 16 MiB of input or more into

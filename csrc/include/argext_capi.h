@@ -35,7 +35,7 @@
    refuses to import. API version: entries are only ever appended; the
    installed argext must provide at least those a module was built with. */
 #define ARGEXT_CAPI_ABI_VERSION 1
-#define ARGEXT_CAPI_API_VERSION 3
+#define ARGEXT_CAPI_API_VERSION 4
 
 /*
  * Every function of argext.h, in the table's order: X(return type, name
@@ -76,7 +76,11 @@
     X(argext_status, nanargmin, (const argext_tensor *data, const argext_tensor *reduced,    \
                                  const int64_t *axis, int keepdims))                          \
     /* API version 3 */                                                                       \
-    X(int, isa_rank, (argext_isa isa))
+    X(int, isa_rank, (argext_isa isa))                                                        \
+    /* API version 4 */                                                                       \
+    X(argext_status, topk, (const argext_tensor *data, const argext_tensor *values,           \
+                            const argext_tensor *indices, int64_t axis, int64_t k, int largest, \
+                            int sorted))
 
 #define ARGEXT_CAPI_FIELD(RET, NAME, PARAMS) RET(*NAME) PARAMS;
 typedef struct argext_capi {
@@ -129,6 +133,7 @@ static const argext_capi *argext_capi_table = NULL;
 #define argext_nanargmax (*argext_capi_table->nanargmax)
 #define argext_nanargmin (*argext_capi_table->nanargmin)
 #define argext_isa_rank (*argext_capi_table->isa_rank)
+#define argext_topk (*argext_capi_table->topk)
 
 #ifndef ARGEXT_NO_IMPORT
 /* Imports argext and takes its table. Returns 0, or -1 with a Python

@@ -16,6 +16,7 @@
 
 #include "argext.h"
 #include "kernels/ops.h"
+#include "kernels/topk.h"
 
 /*
  * Row kernel: n >= 1 elements at p, byte stride `stride`. Returns the index
@@ -62,6 +63,14 @@ typedef void (*argext_rows_kernel)(const char *p, int64_t count, int64_t ps, int
 typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
                                    int64_t n, int64_t s, int itemsize, int64_t ahead);
 
+/*
+ * TopK scan kernel: offers the n >= 1 elements at p (byte stride s, maybe
+ * negative) to the candidate set (topk.h), element j with index i0 + j, in
+ * increasing index order; its instances are TopK's two orders (ops.h).
+ */
+typedef void (*argext_topk_kernel)(const char *p, int64_t n, int64_t s, int64_t i0,
+                                   argext_topk_set *set);
+
 typedef struct argext_kernel_table {
     argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The row kernel for input of the opposite byte order (itemsize > 1). */
@@ -70,6 +79,9 @@ typedef struct argext_kernel_table {
     argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;
+    argext_topk_kernel topk[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* The TopK scan for input of the opposite byte order (itemsize > 1). */
+    argext_topk_kernel topk_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
 #endif /* ARGEXT_ABI_H */

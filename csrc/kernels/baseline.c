@@ -139,6 +139,30 @@
         return row_swapped_blocks(ROW, p, n, s, (int)sizeof(ET), last, init, bestp);       \
     }
 
+/* A key as the signed lane value TopK's candidates hold (topk.h). */
+#define LANE_KEY_FLOAT(KT, k) ((int64_t)(k))
+#define LANE_KEY_SIGNED(KT, k) ((int64_t)(k))
+#define LANE_KEY_UNSIGNED(KT, k) ((int64_t)((uint64_t)(k) - (UINT64_C(1) << (8 * sizeof(KT) - 1))))
+/* The smallest lane value of KT's width. */
+#define LANE_KEY_FLOOR(KT) (-(int64_t)((UINT64_C(1) << (8 * sizeof(KT) - 1)) - 1) - 1)
+
+#define DEFINE_TOPK(FN, FN_SWAPPED, ET, KT, KEY, KIND)                                     \
+    static void FN(const char *p, int64_t n, int64_t s, int64_t i0, argext_topk_set *set)  \
+    {                                                                                      \
+        if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap) {      \
+            for (int64_t j = 0; j < set->cap; j++)                                         \
+                set->keys[j] = LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + (n - 1 - j) * s)));    \
+            argext_topk_prime(set, set->cap, LANE_KEY_FLOOR(KT));                          \
+        }                                                                                  \
+        for (int64_t j = 0; j < n; j++)                                                    \
+            argext_topk_offer(set, LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + j * s))), i0 + j); \
+    }                                                                                      \
+    static void FN_SWAPPED(const char *p, int64_t n, int64_t s, int64_t i0,                \
+                           argext_topk_set *set)                                           \
+    {                                                                                      \
+        topk_swapped_blocks(FN, p, n, s, (int)sizeof(ET), i0, set);                        \
+    }
+
 #define DEFINE_OP(NAME, ET, KT, KMAX, OP, KEY)                                     \
     DEFINE_ROW(KERNEL(OP, row, NAME), ET, KT, KMAX, KEY)                           \
     DEFINE_COLS(KERNEL(OP, cols, NAME), ET, KT, KEY)                               \
@@ -148,7 +172,11 @@
     DEFINE_OP(NAME, ET, KT, KMAX, argmax, argext_keymax_##NAME)                \
     DEFINE_OP(NAME, ET, KT, KMAX, argmin, argext_keymin_##NAME)                \
     DEFINE_OP(NAME, ET, KT, KMAX, nanargmax, argext_keynanmax_##NAME)          \
-    DEFINE_OP(NAME, ET, KT, KMAX, nanargmin, argext_keynanmin_##NAME)
+    DEFINE_OP(NAME, ET, KT, KMAX, nanargmin, argext_keynanmin_##NAME)          \
+    DEFINE_TOPK(KERNEL(argmax, topk, NAME), KERNEL(argmax, topk_swapped, NAME), ET, KT, \
+                argext_keymax_##NAME, KIND)                                             \
+    DEFINE_TOPK(KERNEL(argmin, topk, NAME), KERNEL(argmin, topk_swapped, NAME), ET, KT, \
+                argext_keymin_##NAME, KIND)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
 /* No column kernel reads byte-swapped input in place here. */

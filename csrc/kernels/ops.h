@@ -22,6 +22,10 @@ enum {
 #undef ARGEXT_OP_ENUM
     ARGEXT_OP_COUNT
 };
+/* TopK's orders: largest by ArgMax's keys, smallest by ArgMin's (NaN first
+   in both), so its kernels are the first two operators' only. */
+#define ARGEXT_TOPK_OPS_WITH(X, C) X(C, MAX, argmax) X(C, MIN, argmin)
+#define ARGEXT_TOPK_OP_COUNT 2
 #define ARGEXT_OP_IS_MIN(op) ((op) == ARGEXT_OP_MIN || (op) == ARGEXT_OP_NANMIN)
 #define ARGEXT_OP_SKIPS_NAN(op) ((op) == ARGEXT_OP_NANMAX || (op) == ARGEXT_OP_NANMIN)
 

@@ -2,7 +2,8 @@
  * table.h - a kernel table's initializer, for the baseline and for each
  * SIMD level: `.row = ARGEXT_TABLE_OPS(row)` gives row[op][dtype] =
  * KERNEL(op, row, dtype) for every operator and dtype, KERNEL being the
- * includer's naming of its kernels.
+ * includer's naming of its kernels; ARGEXT_TABLE_TOPK_OPS the same for
+ * TopK's two operators (ops.h).
  */
 #ifndef ARGEXT_TABLE_H
 #define ARGEXT_TABLE_H
@@ -11,6 +12,7 @@
 #include "kernels/ops.h"
 
 #define ARGEXT_TABLE_OPS(SHAPE) {ARGEXT_OPS_WITH(ARGEXT_TABLE_OP, SHAPE)}
+#define ARGEXT_TABLE_TOPK_OPS(SHAPE) {ARGEXT_TOPK_OPS_WITH(ARGEXT_TABLE_OP, SHAPE)}
 #define ARGEXT_TABLE_OP(SHAPE, ENUM, NAME) \
     [ARGEXT_OP_##ENUM] = {ARGEXT_DTYPES_WITH(ARGEXT_TABLE_DTYPE, (NAME, SHAPE))},
 #define ARGEXT_TABLE_DTYPE(OP_SHAPE, ENUM, NAME, ...) \

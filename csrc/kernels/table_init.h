@@ -14,3 +14,5 @@
     .cols_swapped = COLS_SWAPPED_OPS,
     .rows = ARGEXT_TABLE_OPS(rows),
     .swap = SWAP_KERNEL,
+    .topk = ARGEXT_TABLE_TOPK_OPS(topk),
+    .topk_swapped = ARGEXT_TABLE_TOPK_OPS(topk_swapped),

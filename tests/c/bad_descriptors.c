@@ -136,6 +136,15 @@ static void bad_reduce_requests(void)
     expect_status("int64 index, 2**32+1 zero-stride elements, last",
                   argext_reduce_argmax(&broad, &t, axis0, 1, ARGEXT_LAST), ARGEXT_OK);
     CHECK(out[0] == ((int64_t)1 << 32), "last index over a zero stride: %" PRId64, out[0]);
+    /* TopK over them: the first k, without a scan of 2**32 + 1 elements */
+    const int64_t three[1] = {3};
+    float values[3];
+    argext_tensor tv = {values, ARGEXT_FLOAT32, 1, three, NULL}, ti = {out, ARGEXT_INT64, 1, three, NULL};
+    data[0] = 1.5f;
+    expect_status("topk of 2**32+1 zero-stride elements", argext_topk(&broad, &tv, &ti, 0, 3, 0, 1), ARGEXT_OK);
+    CHECK(out[0] == 0 && out[1] == 1 && out[2] == 2 && values[0] == 1.5f && values[2] == 1.5f,
+          "topk over a zero stride: %" PRId64 " %" PRId64 " %" PRId64, out[0], out[1], out[2]);
+    data[0] = 0.0f;
 }
 
 /* Hardmax: version, axis, the output. */
@@ -157,6 +166,65 @@ static void bad_hardmax_requests(void)
     expect_status("hardmax output rank", argext_hardmax(&in, &t, 1, 13), ARGEXT_ERR_OUTPUT);
     t = ho, t.data = NULL;
     expect_status("hardmax NULL output data", argext_hardmax(&in, &t, 1, 13), ARGEXT_ERR_NULL);
+}
+
+/* TopK's refusal as argext_last_error() reports it. */
+static void expect_refusal(const char *what, argext_status got, argext_status want, argext_arg arg,
+                           int64_t value)
+{
+    expect_status(what, got, want);
+    argext_error e = argext_last_error();
+    CHECK(e.arg == arg && e.value == value, "last error arg %d value %" PRId64 ", expected %d %" PRId64,
+          (int)e.arg, e.value, (int)arg, value);
+}
+
+/* TopK: axis, k, largest, sorted, both outputs; nothing written when refused. */
+static void bad_topk_requests(void)
+{
+    static float vals[24], vals_copy[24];
+    static const int64_t k2[3] = {2, 2, 4}, k4[3] = {2, 4, 4}, k2_last[3] = {2, 2, 3};
+    argext_tensor v = {vals, ARGEXT_FLOAT32, 3, k2, NULL}, ix = {out, ARGEXT_INT64, 3, k2, NULL}, t;
+    expect_status("topk valid", argext_topk(&in, &v, &ix, 1, 2, 1, 1), ARGEXT_OK);
+    memset(vals, 0x5a, sizeof vals);
+    memcpy(vals_copy, vals, sizeof vals);
+    reset_output();
+    expect_refusal("topk axis 3", argext_topk(&in, &v, &ix, 3, 2, 1, 1), ARGEXT_ERR_AXIS, ARGEXT_ARG_AXIS, 3);
+    expect_refusal("topk axis -4", argext_topk(&in, &v, &ix, -4, 2, 1, 1), ARGEXT_ERR_AXIS, ARGEXT_ARG_AXIS, -4);
+    expect_refusal("topk k -1", argext_topk(&in, &v, &ix, 1, -1, 1, 1), ARGEXT_ERR_ATTRIBUTE, ARGEXT_ARG_K, -1);
+    expect_refusal("topk k 4 > 3", argext_topk(&in, &v, &ix, 1, 4, 1, 1), ARGEXT_ERR_ATTRIBUTE, ARGEXT_ARG_K, 4);
+    expect_refusal("topk largest 2", argext_topk(&in, &v, &ix, 1, 2, 2, 1), ARGEXT_ERR_ATTRIBUTE,
+                   ARGEXT_ARG_LARGEST, 2);
+    expect_refusal("topk sorted -1", argext_topk(&in, &v, &ix, 1, 2, 1, -1), ARGEXT_ERR_ATTRIBUTE,
+                   ARGEXT_ARG_SORTED, -1);
+    expect_refusal("topk NULL values", argext_topk(&in, NULL, &ix, 1, 2, 1, 1), ARGEXT_ERR_NULL,
+                   ARGEXT_ARG_OUTPUT, 0);
+    expect_refusal("topk NULL indices", argext_topk(&in, &v, NULL, 1, 2, 1, 1), ARGEXT_ERR_NULL,
+                   ARGEXT_ARG_INDICES, 0);
+    t = v, t.dtype = ARGEXT_FLOAT64;
+    expect_refusal("topk values float64", argext_topk(&in, &t, &ix, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_OUTPUT, ARGEXT_FLOAT64);
+    t = v, t.dtype = (argext_dtype)(ARGEXT_FLOAT32 | ARGEXT_BYTESWAPPED);
+    expect_refusal("topk values byte-swapped", argext_topk(&in, &t, &ix, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_OUTPUT, ARGEXT_FLOAT32 | ARGEXT_BYTESWAPPED);
+    t = ix, t.dtype = ARGEXT_INT32;
+    expect_refusal("topk indices int32", argext_topk(&in, &v, &t, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_INDICES, ARGEXT_INT32);
+    t = v, t.shape = k4;
+    expect_refusal("topk values shape", argext_topk(&in, &t, &ix, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_OUTPUT, 2);
+    t = ix, t.shape = k2_last;
+    expect_refusal("topk indices shape", argext_topk(&in, &v, &t, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_INDICES, 4);
+    t = ix, t.rank = 2;
+    expect_refusal("topk indices rank", argext_topk(&in, &v, &t, 1, 2, 1, 1), ARGEXT_ERR_OUTPUT,
+                   ARGEXT_ARG_INDICES, 3);
+    t = in, t.rank = 0;
+    expect_refusal("topk rank 0", argext_topk(&t, &v, &ix, 0, 0, 1, 1), ARGEXT_ERR_RANK, ARGEXT_ARG_DATA, 0);
+    CHECK(memcmp(out, out_copy, sizeof out) == 0 && memcmp(vals, vals_copy, sizeof vals) == 0,
+          "a refused topk wrote to an output");
+    expect_status("topk k 0, NULL output data", argext_topk(&in, &(argext_tensor){NULL, ARGEXT_FLOAT32, 3,
+                  (const int64_t[3]){2, 0, 4}, NULL}, &(argext_tensor){NULL, ARGEXT_INT64, 3,
+                  (const int64_t[3]){2, 0, 4}, NULL}, 1, 0, 0, 0), ARGEXT_OK);
 }
 
 /* Empty tensors need no data pointer; outputs are checked last. */
@@ -199,6 +267,7 @@ void test_bad_descriptors(void)
     bad_onnx_attributes();
     bad_reduce_requests();
     bad_hardmax_requests();
+    bad_topk_requests();
     empty_tensors();
     library_queries();
 }

@@ -72,10 +72,14 @@ unsigned char *byteswapped_copy(const layout *L, int dt);
 
 void reference(const layout *in, int dt, const unsigned char *reduced, int is_min, int last,
                int nan_as_inf, int64_t *best_idx);
+/* TopK: for each kept position (row-major), the k indices along `axis` in
+   output order, from a sort of the row by value then index. */
+void reference_topk(const layout *in, int dt, int axis, int64_t k, int largest, int sorted,
+                    int64_t *idx);
 
 /* ---- requests (requests.c, run_request.c) */
 
-enum { OP_ARGMAX, OP_ARGMIN, OP_REDUCE_MAX, OP_REDUCE_MIN, OP_HARDMAX, OP_NANMAX, OP_NANMIN, OP_COUNT };
+enum { OP_ARGMAX, OP_ARGMIN, OP_REDUCE_MAX, OP_REDUCE_MIN, OP_HARDMAX, OP_NANMAX, OP_NANMIN, OP_TOPK, OP_COUNT };
 
 /* One request; any field may be invalid. */
 typedef struct {
@@ -88,7 +92,9 @@ typedef struct {
     int64_t axes[MAXR];
     int version;         /* hardmax */
     int onto_zeros;      /* hardmax: argext_hardmax_onto_zeros on a zeroed output */
-    int out_dtype;
+    int64_t k;           /* topk */
+    int largest, sorted; /* topk */
+    int out_dtype;       /* topk: the values' (the indices are int64) */
     int out_mutation;    /* 0 none, 1 grow a dimension, 2 drop the last dimension, 3 add one */
     int negative_dim;    /* -1, or the dimension given as -1 in the descriptor */
 } request;

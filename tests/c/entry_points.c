@@ -36,6 +36,10 @@ void test_entry_points(int cases_per_combo, int one_axis)
                     q.axes[1] = (axis + 1) % 3;
                     if (op == OP_HARDMAX)
                         q.version = 13;
+                    if (op == OP_TOPK) /* k small (primed sets), across compactions, or all */
+                        q.k = rnd() % 4 == 0 ? q.shape[axis]
+                              : rnd() % 2    ? rnd_in(1, q.shape[axis] < 16 ? q.shape[axis] : 16)
+                                             : rnd_in(1, q.shape[axis] < 300 ? q.shape[axis] : 300);
                     run_request(&q);
                 }
         }
@@ -64,7 +68,10 @@ void fuzz(long iterations)
         switch (rnd() % 12) { /* one mutation, or none */
         case 0: q.dtype = (int)rnd_in(-2, ARGEXT_DTYPE_COUNT + 2); break;
         case 1: q.axis = rnd_in(-q.rank - 2, q.rank + 1); break;
-        case 2: q.keepdims = (int)rnd_in(-1, 2); q.last = (int)rnd_in(-1, 2); break;
+        case 2:
+            q.keepdims = (int)rnd_in(-1, 2), q.last = (int)rnd_in(-1, 2);
+            q.largest = (int)rnd_in(-1, 2), q.sorted = (int)rnd_in(-1, 2);
+            break;
         case 3: q.naxes = (int)rnd_in(-1, q.rank + 1); break;
         case 4: q.axes[rnd() % (unsigned)q.rank] = rnd_in(-q.rank - 2, q.rank + 1); break;
         case 5: q.version = (int)rnd_in(0, 14); break;
@@ -72,6 +79,7 @@ void fuzz(long iterations)
         case 7: q.out_mutation = (int)rnd_in(1, 3); break;
         case 8: q.negative_dim = (int)(rnd() % (unsigned)q.rank); break;
         case 9: q.shape[rnd() % (unsigned)q.rank] = 0; break;
+        case 10: q.k = rnd_in(-2, q.k + 2); break;
         default: break;
         }
         if (q.naxes > MAXR)

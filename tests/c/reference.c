@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "driver.h"
 
@@ -52,3 +53,48 @@ void reference(const layout *in, int dt, const unsigned char *reduced, int is_mi
     free(number);
 }
 
+
+/* The row being sorted by reference_topk (qsort has no context argument). */
+static const value *sort_values;
+static int sort_is_min;
+
+/* Best first; equal values by index, lower first. */
+static int rank_order(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    int o = better(sort_is_min, &sort_values[a], &sort_values[b]);
+    return o ? -o : (a > b) - (a < b);
+}
+
+static int index_order(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+void reference_topk(const layout *in, int dt, int axis, int64_t k, int largest, int sorted,
+                    int64_t *idx)
+{
+    int rank = in->rank;
+    int64_t n = in->shape[axis], kept_shape[MAXR], pos[MAXR] = {0}, kpos = 0;
+    for (int d = 0; d < rank; d++)
+        kept_shape[d] = d == axis ? 1 : in->shape[d];
+    value *row = malloc(sizeof(value) * (size_t)(n > 0 ? n : 1));
+    int64_t *order = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    sort_values = row;
+    sort_is_min = !largest;
+    do {
+        for (int64_t i = 0; i < n; i++) {
+            pos[axis] = i;
+            row[i] = read_value(dt, in->data + offset_of(rank, in->strides, pos));
+            order[i] = i;
+        }
+        pos[axis] = 0;
+        qsort(order, (size_t)n, sizeof *order, rank_order);
+        if (!sorted)
+            qsort(order, (size_t)k, sizeof *order, index_order);
+        memcpy(idx + kpos++ * k, order, sizeof(int64_t) * (size_t)k);
+    } while (next_index(rank, kept_shape, pos));
+    free(row);
+    free(order);
+}

@@ -10,7 +10,7 @@
 static const char *const OP_NAMES[OP_COUNT] = {
     [OP_ARGMAX] = "argmax",   [OP_ARGMIN] = "argmin",       [OP_REDUCE_MAX] = "reduce_argmax",
     [OP_REDUCE_MIN] = "reduce_argmin", [OP_HARDMAX] = "hardmax", [OP_NANMAX] = "nanargmax",
-    [OP_NANMIN] = "nanargmin"};
+    [OP_NANMIN] = "nanargmin", [OP_TOPK] = "topk"};
 
 int is_nan_op(int op) { return op == OP_NANMAX || op == OP_NANMIN; }
 int is_keepdims_op(int op) { return op == OP_ARGMAX || op == OP_ARGMIN || is_nan_op(op); }
@@ -74,6 +74,8 @@ int output_shape(const request *q, const unsigned char *reduced, int64_t *shape)
             shape[o++] = q->shape[d];
         else if (!reduced[d])
             shape[o++] = q->shape[d];
+        else if (q->op == OP_TOPK)
+            shape[o++] = q->k;
         else if (!is_keepdims_op(q->op))
             shape[o++] = 1;
         else if (q->keepdims)
@@ -109,6 +111,9 @@ int expect_ok(const request *q, const unsigned char *reduced, int axes_ok)
     case OP_REDUCE_MIN:
         return (q->last == 0 || q->last == 1) && is_index_dtype(q->out_dtype) && count > 0 &&
                count - 1 <= index_limit(q->out_dtype);
+    case OP_TOPK:
+        return q->k >= 0 && q->k <= count && (q->largest == 0 || q->largest == 1) &&
+               (q->sorted == 0 || q->sorted == 1) && q->out_dtype == q->dtype;
     default:
         return (q->version == 1 || q->version == 11 || q->version == 13) && q->out_dtype == q->dtype &&
                hardmax_dtype_ok(q->dtype, q->version);
@@ -127,6 +132,11 @@ void describe(const request *q)
             n += snprintf(where + n, sizeof where - (size_t)n, "%s%" PRId64, i ? "," : "", q->axes[i]);
         snprintf(where + n, sizeof where - (size_t)n, "] last=%d out=%d mut=%d neg=%d isa=%s", q->last,
                  q->out_dtype, q->out_mutation, q->negative_dim, argext_isa_name(argext_get_isa()));
+    } else if (q->op == OP_TOPK) {
+        snprintf(where + n, sizeof where - (size_t)n,
+                 "] axis=%" PRId64 " k=%" PRId64 " largest=%d sorted=%d out=%d mut=%d neg=%d isa=%s",
+                 q->axis, q->k, q->largest, q->sorted, q->out_dtype, q->out_mutation, q->negative_dim,
+                 argext_isa_name(argext_get_isa()));
     } else {
         snprintf(where + n, sizeof where - (size_t)n,
                  "] axis=%" PRId64 " keepdims=%d last=%d version=%d out=%d mut=%d neg=%d isa=%s", q->axis,
@@ -184,8 +194,13 @@ void random_request(request *q, int op, int dtype, int rank, int64_t max_count)
     q->naxes = (int)rnd_in(1, rank);
     for (int i = 0; i < q->naxes; i++)
         q->axes[i] = perm[i] - (rnd() % 3 == 0 ? rank : 0);
+    /* TopK: k mostly small, sometimes the whole axis or 0 */
+    int64_t n = q->shape[q->axis < 0 ? q->axis + rank : q->axis];
+    q->k = rnd() % 8 == 0 ? n : rnd() % 16 == 0 ? 0 : rnd_in(n > 0, n < 8 ? n : rnd() % 2 ? 8 : n);
+    q->largest = (int)(rnd() & 1);
+    q->sorted = (int)(rnd() % 4 != 0);
     static const int index_dtypes[4] = {ARGEXT_INT64, ARGEXT_INT32, ARGEXT_UINT64, ARGEXT_UINT32};
-    q->out_dtype = op == OP_HARDMAX ? dtype
+    q->out_dtype = op == OP_HARDMAX || op == OP_TOPK ? dtype
                    : op == OP_REDUCE_MAX || op == OP_REDUCE_MIN ? index_dtypes[rnd() % 4]
                                                                 : ARGEXT_INT64;
 }

@@ -16,6 +16,7 @@ typedef struct {
     unsigned char reduced[MAXR];
     int ok, rank, swapped;
     layout in, out;
+    layout indices;            /* topk's second output */
     unsigned char *in_swapped; /* the input in the opposite byte order, or NULL */
     unsigned char *in_copy;    /* the input as passed, to see that it is not modified */
 } call;
@@ -63,6 +64,10 @@ static void make_output(call *c)
     else if (q->out_mutation != 0 && orank < MAXR) /* a rank-0 output can only gain a dimension */
         oshape[orank++] = 1;
     make_layout(&c->out, valid_dtype(q->out_dtype) ? dtype_size(q->out_dtype) : 8, orank, oshape, 0);
+    if (q->op == OP_TOPK) { /* the indices: the request's own shape, never mutated */
+        int64_t ishape[MAXR];
+        make_layout(&c->indices, 8, output_shape(q, c->reduced, ishape), ishape, 0);
+    }
 }
 
 static void zero_output(const call *c)
@@ -87,7 +92,10 @@ static argext_status call_argext(const call *c)
                         q->rank, shape_arg, c->in.strides};
     argext_tensor out = {c->out.data, (argext_dtype)q->out_dtype, c->out.rank, c->out.shape,
                          c->out.strides};
+    argext_tensor indices = {c->indices.data, ARGEXT_INT64, c->indices.rank, c->indices.shape,
+                             c->indices.strides};
     switch (q->op) {
+    case OP_TOPK: return argext_topk(&in, &out, &indices, q->axis, q->k, q->largest, q->sorted);
     case OP_NANMAX: return argext_nanargmax(&in, &out, q->all_axes ? NULL : &q->axis, q->keepdims);
     case OP_NANMIN: return argext_nanargmin(&in, &out, q->all_axes ? NULL : &q->axis, q->keepdims);
     case OP_ARGMAX: return argext_argmax(&in, &out, q->axis, q->keepdims, q->last);
@@ -154,11 +162,55 @@ static long check_indices(const call *c, const int64_t *ostrides, const int64_t 
     return bad;
 }
 
+/* TopK: the reference's indices, and the input's elements at them bit for
+   bit as values; each element checked is reset to the sentinel. Returns
+   the wrong ones. */
+static long check_topk(const call *c)
+{
+    const request *q = c->q;
+    int a = (int)(q->axis < 0 ? q->axis + c->rank : q->axis);
+    int64_t kept_shape[MAXR], pos[MAXR] = {0}, kpos = 0;
+    memcpy(kept_shape, q->shape, sizeof(int64_t) * (size_t)c->rank);
+    kept_shape[a] = 1;
+    int64_t nkept = count_of(c->rank, kept_shape);
+    if (nkept == 0 || q->k == 0)
+        return 0;
+    int64_t *expected = must_alloc(sizeof(int64_t) * (size_t)(nkept * q->k));
+    reference_topk(&c->in, q->dtype, a, q->k, q->largest, q->sorted, expected);
+    size_t w = dtype_size(q->dtype);
+    long bad = 0;
+    do {
+        for (int64_t j = 0; j < q->k; j++) {
+            int64_t e = expected[kpos * q->k + j], at[MAXR];
+            memcpy(at, pos, sizeof at);
+            at[a] = j;
+            char *v = c->out.data + offset_of(c->rank, c->out.strides, at);
+            char *i = c->indices.data + offset_of(c->rank, c->indices.strides, at);
+            at[a] = e;
+            int64_t got = read_index(ARGEXT_INT64, i);
+            int same = memcmp(v, c->in.data + offset_of(c->rank, c->in.strides, at), w) == 0;
+            if ((got != e || !same) && bad++ < 3)
+                fprintf(stderr, "  [%s] kept position %" PRId64 " rank %" PRId64 ": index %" PRId64
+                        ", expected %" PRId64 "%s\n", where, kpos, j, got, e, same ? "" : ", value differs");
+            memset(v, SENTINEL, w);
+            memset(i, SENTINEL, 8);
+        }
+        kpos++;
+    } while (next_index(c->rank, kept_shape, pos));
+    free(expected);
+    return bad;
+}
+
 /* An accepted request's output against the reference, and the all-NaN status. */
 static void check_result(const call *c, int all_nan)
 {
     const request *q = c->q;
     int64_t kept_shape[MAXR], ostrides[MAXR];
+    if (q->op == OP_TOPK) {
+        long bad = check_topk(c);
+        CHECK(bad == 0, "%ld wrong output elements", bad);
+        return;
+    }
     for (int d = 0, o = 0; d < c->rank; d++) {
         kept_shape[d] = c->reduced[d] ? 1 : q->shape[d];
         int dropped = is_keepdims_op(q->op) && c->reduced[d] && !q->keepdims;
@@ -181,7 +233,7 @@ static void check_result(const call *c, int all_nan)
 
 void run_request(const request *q)
 {
-    call c = {q, {0}, 0, 0, 0, {0}, {0}, NULL, NULL};
+    call c = {q, {0}, 0, 0, 0, {0}, {0}, {0}, NULL, NULL};
     describe(q);
     int axes_ok = q->rank >= 1 && q->rank <= MAXR && reduced_dims(q, c.reduced);
     if (!axes_ok)
@@ -202,9 +254,12 @@ void run_request(const request *q)
     size_t stray = 0;
     for (size_t b = 0; b < c.out.bytes; b++)
         stray += c.out.alloc[b] != SENTINEL;
+    for (size_t b = 0; b < c.indices.bytes; b++)
+        stray += c.indices.alloc[b] != SENTINEL;
     CHECK(stray == 0, "%zu bytes written outside the output (or by a refused call)", stray);
     free(c.in_copy);
     free(c.in_swapped);
     free(c.in.alloc);
     free(c.out.alloc);
+    free(c.indices.alloc);
 }

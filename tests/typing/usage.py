@@ -31,6 +31,11 @@ assert_type(argext.reduce_argmin(x, (1,), output_dtype="uint64"), npt.NDArray[np
 assert_type(argext.reduce_argmin(x, [0], output_dtype="uint32"), npt.NDArray[np.uint32])
 assert_type(argext.reduce_argmin(x, [0], output_dtype=np.int32), npt.NDArray[np.integer[Any]])
 assert_type(argext.schema("ArgMax", 11).since_version, int)
+assert_type(argext.topk(x, 2), tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]])
+assert_type(argext.topk(x, np.array([2]), 0, largest=0, sorted=False, opset=11,
+                        out=(np.empty((2, 4), np.float32), np.empty((2, 4), np.int64))),
+            tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]])
+assert_type(argext.topk([[1, 2]], 1)[1], npt.NDArray[np.int64])
 assert_type(argext.nanargmax(x), np.intp)
 assert_type(argext.nanargmin(x, axis=1), Any)
 nan_out: npt.NDArray[np.int64] = np.empty((1, 4), np.int64)
@@ -59,6 +64,7 @@ assert_type(argext.dask.reduce_argmax(d, [0, 1], axis_direction="decreasing", ou
 assert_type(argext.dask.reduce_argmin(d, -1), da.Array)
 assert_type(argext.dask.nanargmax(d, 1, None, keepdims=True, split_every=2), da.Array)
 assert_type(argext.dask.nanargmin(d), da.Array)
+assert_type(argext.dask.topk(d, 2, axis=0, largest=0, sorted=0, split_every=2), tuple[da.Array, da.Array])
 
 import argext.numpy as anp  # noqa: E402
 
@@ -66,6 +72,8 @@ o: npt.NDArray[np.intp] = np.empty(3, np.intp)
 assert_type(anp.argmax(x, 0, o), npt.NDArray[np.intp])
 assert_type(anp.nanargmin(x, axis=1, out=o), npt.NDArray[np.intp])
 anp.argmin(x, axis=None, keepdims=True)
+assert_type(anp.top_k(x, 2, axis=0, mode="smallest", sorted=False),
+            tuple[npt.NDArray[np.float32], npt.NDArray[np.intp]])
 
 ops = argext.onnx.reference_ops()
 assert_type(ops, list[type[OpRun]])
@@ -74,4 +82,5 @@ ReferenceEvaluator("model.onnx", new_ops=ops)
 argext.argmax(x, axis="0")  # type: ignore[call-overload]
 argext.reduce_argmax(x, [0], axis_direction="up")  # type: ignore[call-overload]
 argext.set_isa("sse9")  # type: ignore[arg-type]
+anp.top_k(x, 2, mode="biggest")  # type: ignore[call-overload]
 argext.dask.argmax(d, opset="13")  # type: ignore[arg-type]

@@ -68,6 +68,31 @@
     SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, NANMIN, nanargmin)
 ARGEXT_DTYPES(SIMD_DTYPE)
 
+/* TopK's scans: the threshold scan where it applies, else the baseline. */
+#define SIMD_TOPK(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                \
+    static void KERNEL(OPNAME, topk, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,       \
+                                           argext_topk_set *set)                                  \
+    {                                                                                             \
+        if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                              \
+            BASELINE_OF(topk, OP, ENUM)(p, n, s, i0, set);                                        \
+        else                                                                                      \
+            LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0,     \
+                                   BASELINE_OF(topk, OP, ENUM));                                  \
+    }                                                                                             \
+    static void KERNEL(OPNAME, topk_swapped, NAME)(const char *p, int64_t n, int64_t s,           \
+                                                   int64_t i0, argext_topk_set *set)              \
+    {                                                                                             \
+        if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                              \
+            topk_swapped_blocks(KERNEL(OPNAME, topk, NAME), p, n, s, ITEMSIZE, i0, set);          \
+        else                                                                                      \
+            LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1,     \
+                                   BASELINE_OF(topk_swapped, OP, ENUM));                          \
+    }
+#define SIMD_TOPK_DTYPE(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)        \
+    SIMD_TOPK(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MAX, argmax) \
+    SIMD_TOPK(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MIN, argmin)
+ARGEXT_DTYPES(SIMD_TOPK_DTYPE)
+
 #define ISA_TABLE_OF(ENUM) ISA_TABLE_NAME(ARGEXT_ISA_NAME(ENUM))
 #define ISA_TABLE_NAME(ISA_NAME) ISA_TABLE_NAME2(ISA_NAME)
 #define ISA_TABLE_NAME2(ISA_NAME) argext_kernels_##ISA_NAME

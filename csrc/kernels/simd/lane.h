@@ -18,3 +18,4 @@
 #include "kernels/simd/rows_dense.h" /* many short rows back to back */
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
 #include "kernels/simd/entries.h"    /* the kernel shapes of abi.h */
+#include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */

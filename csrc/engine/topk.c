@@ -1,0 +1,204 @@
+/*
+ * topk.c - TopK's run: each row along the axis offered to a candidate set
+ * (kernels/topk.h) by the TopK scan of the level in use, then its k best
+ * written out. Rows are split over threads in ranges; when there are fewer
+ * rows than threads, each row is cut into pieces, one set each, whose k
+ * best are merged by rank (key, then index), exactly the one-piece answer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/plan.h"
+#include "kernels/dtypes.h"
+#include "runtime/scratch.h"
+#include "runtime/threads.h"
+
+/* Candidates a set holds beyond 2k: a compaction frees at least this many
+   places, so that small k compacts rarely. */
+#define SET_SLACK 64
+
+typedef struct {
+    const char *in;
+    char *values, *indices;
+    argext_topk_kernel scan;
+    size_t itemsize;
+    int swapped, sorted;
+    int64_t n, stride, k, cap;        /* the axis, k, and a set's places */
+    int64_t values_step, indices_step; /* along the axis, in bytes */
+    int nk;
+    argext_dim kept[ARGEXT_MAX_RANK];   /* kept dimensions: input and values offsets */
+    argext_dim kept_i[ARGEXT_MAX_RANK]; /* the same: indices offsets (out_step) */
+    int64_t positions, ranges, pieces;  /* ranges: 0 when rows are cut into pieces */
+    argext_topk_item *items;            /* a set's places per task, then the merges' */
+    int64_t *keys;                      /* as many places for the selections' keys */
+} topk_plan;
+
+/* The row of kept position pos: its input, values and indices. */
+static void seek(const topk_plan *t, int64_t pos, argext_iter *at, argext_iter *at_i)
+{
+    argext_iter_seek(at, t->nk, t->kept, pos);
+    argext_iter_seek(at_i, t->nk, t->kept_i, pos);
+}
+
+/* The set's first k items written as a row's outputs: values copied from the
+   input bit for bit (into native order), indices as int64. */
+static void write_row(const topk_plan *t, const argext_topk_set *set, const char *row,
+                      char *values, char *indices)
+{
+    const size_t w = t->itemsize;
+    for (int64_t j = 0; j < t->k; j++) {
+        int64_t i = set->item[j].idx;
+        const char *src = row + i * t->stride;
+        char *dst = values + j * t->values_step;
+        if (t->swapped)
+            for (size_t b = 0; b < w; b++)
+                dst[b] = src[w - 1 - b];
+        else
+            memcpy(dst, src, w);
+        memcpy(indices + j * t->indices_step, &i, sizeof i);
+    }
+}
+
+/* An empty set over `cap` places from place `at`. */
+static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap)
+{
+    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1,
+                           t->k <= ARGEXT_TOPK_SMALL_K};
+    return set;
+}
+
+/* Kept positions [p0, p1), one set (task t's places) reused row by row. */
+static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
+{
+    argext_iter at, at_i;
+    seek(t, p0, &at, &at_i);
+    for (int64_t pos = p0; pos < p1; pos++) {
+        argext_topk_set set = new_set(t, task * t->cap, t->cap);
+        const char *row = t->in + at.in;
+        if (t->stride != 0) {
+            t->scan(row, t->n, t->stride, 0, &set);
+            argext_topk_finish(&set, t->sorted);
+        } else { /* one element n times: the first k, in both orders */
+            for (int64_t j = 0; j < t->k; j++)
+                set.item[j].idx = j;
+        }
+        write_row(t, &set, row, t->values + at.out, t->indices + at_i.out);
+        argext_iter_next(&at);
+        argext_iter_next(&at_i);
+    }
+}
+
+/* Piece c of position pos's row, into task t's set, left with its k best. */
+static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
+{
+    argext_iter at, at_i;
+    seek(t, pos, &at, &at_i);
+    int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
+    argext_topk_set set = new_set(t, task * t->cap, t->cap);
+    t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
+    argext_topk_finish(&set, 0); /* in index order, for the merge */
+}
+
+/* Position pos's pieces merged: their k items each (a piece has at least k
+   elements) into one set, then written. */
+static void merge_pieces(const topk_plan *t, int64_t pos)
+{
+    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k);
+    set.small = 0;
+    for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
+        memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
+               sizeof(argext_topk_item) * (size_t)t->k);
+    set.count = t->pieces * t->k;
+    argext_topk_finish(&set, t->sorted);
+    argext_iter at, at_i;
+    seek(t, pos, &at, &at_i);
+    write_row(t, &set, t->in + at.in, t->values + at.out, t->indices + at_i.out);
+}
+
+static void topk_task(void *context, int64_t task)
+{
+    const topk_plan *t = (const topk_plan *)context;
+    if (t->ranges)
+        run_rows(t, argext_part_start(t->positions, t->ranges, task),
+                 argext_part_start(t->positions, t->ranges, task + 1), task);
+    else
+        run_piece(t, task / t->pieces, task % t->pieces, task);
+}
+
+static void plan_topk(topk_plan *t, const argext_topk_request *r)
+{
+    const argext_kernel_table *kt = argext_active_kernels();
+    int dt = r->dtype & ~ARGEXT_BYTESWAPPED, op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN;
+    t->itemsize = argext_itemsize(dt);
+    t->swapped = (r->dtype & ARGEXT_BYTESWAPPED) && t->itemsize > 1;
+    t->scan = (t->swapped ? kt->topk_swapped : kt->topk)[op][dt];
+    t->in = r->data;
+    t->values = r->values;
+    t->indices = r->indices;
+    t->sorted = r->sorted;
+    t->n = r->shape[r->axis];
+    t->stride = r->strides[r->axis];
+    t->k = r->k;
+    t->cap = t->k < (t->n - SET_SLACK) / 2 ? 2 * t->k + SET_SLACK : t->n; /* no overflow */
+    t->values_step = r->values_strides[r->axis];
+    t->indices_step = r->indices_strides[r->axis];
+    t->nk = 0;
+    t->positions = 1;
+    for (int d = 0; d < r->rank; d++) {
+        if (d == r->axis)
+            continue;
+        t->kept[t->nk] = (argext_dim){r->shape[d], r->strides[d], r->values_strides[d]};
+        t->kept_i[t->nk++] = (argext_dim){r->shape[d], 0, r->indices_strides[d]};
+        t->positions *= r->shape[d];
+    }
+}
+
+/* Tasks: ranges of rows, or each row in pieces when rows are fewer than
+   parts (a piece keeps at least k elements). */
+static int64_t plan_tasks(topk_plan *t, int parts)
+{
+    t->ranges = t->positions < parts ? t->positions : parts;
+    t->pieces = 1;
+    if (t->positions >= parts || t->n / parts < t->k || t->stride == 0)
+        return t->ranges;
+    t->ranges = 0;
+    t->pieces = parts;
+    return t->positions * t->pieces;
+}
+
+argext_status argext_engine_topk(const argext_topk_request *r)
+{
+    topk_plan t;
+    plan_topk(&t, r);
+    if (t.positions == 0)
+        return ARGEXT_OK;
+    int64_t bytes = t.positions > INT64_MAX / t.n ? INT64_MAX : t.positions * t.n;
+    bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)t.itemsize;
+    int64_t tasks = plan_tasks(&t, argext_parts_for(bytes));
+    int64_t merge = t.ranges ? 0 : t.pieces * t.k; /* pieces < 1024 and k <= n / pieces */
+    int64_t places = t.cap > (INT64_MAX - merge) / tasks ? INT64_MAX : tasks * t.cap + merge;
+    const size_t place = sizeof(argext_topk_item) + sizeof(int64_t);
+    void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch));
+    void *heap = NULL;
+    t.items = NULL;
+    if (scratch && places <= (int64_t)(sizeof(argext_engine_scratch) / place))
+        t.items = (argext_topk_item *)scratch;
+    else if ((uint64_t)places <= SIZE_MAX / place)
+        t.items = heap = malloc((size_t)places * place);
+    if (!t.items) {
+        if (scratch)
+            argext_scratch_release(scratch);
+        return ARGEXT_ERR_NOMEM;
+    }
+    t.keys = (int64_t *)(t.items + places);
+    if (tasks == 1)
+        topk_task(&t, 0);
+    else
+        argext_run_parallel(tasks, topk_task, &t);
+    for (int64_t pos = 0; !t.ranges && pos < t.positions; pos++)
+        merge_pieces(&t, pos);
+    free(heap);
+    if (scratch)
+        argext_scratch_release(scratch);
+    return ARGEXT_OK;
+}

@@ -1,0 +1,132 @@
+/*
+ * topk_scan.h - TopK's threshold scan of one lane width (for_each_lane.h):
+ * a contiguous row offered to a candidate set (kernels/topk.h).
+ *
+ * A row starting an empty set first gives it a threshold (topk.h): a long
+ * one from a sample at its end, a short one (in L1) from its lane maxima.
+ * Until the set has a threshold every element enters, so those go through
+ * the baseline's loop (`scalar`). Then each block's key maximum is tested
+ * against the threshold: a block holding no key above it is skipped whole
+ * (random data: nearly every block once the set holds good candidates);
+ * in the others, each vector with a key above it offers its lanes in
+ * order; then whole vectors, and the last few elements through the
+ * baseline. An element skipped would have been refused, so the set sees what
+ * the baseline's loop gives it, and ends the same.
+ */
+
+/* Offers, in lane order, the lanes of k (the keys of elements i..) set in
+   `above` (a comparison's bits). Each offer may raise the threshold; the
+   set tests again. */
+VINLINE void L(topk_lanes)(const LANE_INT *k, uint64_t above, int64_t i, argext_topk_set *set)
+{
+    const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
+    while (above) {
+        int l = ctz64(above) / MASK_BITS(W);
+        argext_topk_offer(set, k[l], i + l);
+        above &= ~(lane_bits << (l * MASK_BITS(W)));
+    }
+}
+
+/* The keys of a vector of elements i.. above the threshold offered. */
+VINLINE void L(topk_vector)(vec keys, int64_t i, argext_topk_set *set)
+{
+    uint64_t above = L(v_gt)(keys, L(v_set1)(set->thr));
+    if (!above)
+        return;
+    LANE_INT k[V_BYTES / W];
+    v_store((char *)k, keys);
+    L(topk_lanes)(k, above, i, set);
+}
+
+/* A block that may hold candidates: its keys and their comparisons first,
+   then only the vectors with a lane above the threshold, one branch each. */
+VINLINE void L(topk_block)(const char *q, int64_t i, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    LANE_INT k[BLOCK_VECS][V_BYTES / W];
+    uint64_t above[BLOCK_VECS];
+    unsigned hit = 0;
+    const vec thr = L(v_set1)(set->thr);
+    for (int v = 0; v < BLOCK_VECS; v++) {
+        vec keys = L(keys_at)(q + v * V_BYTES, op, kind, inf, sw);
+        v_store((char *)k[v], keys);
+        above[v] = L(v_gt)(keys, thr);
+        hit |= (unsigned)(above[v] != 0) << v;
+    }
+    for (; hit; hit &= hit - 1) {
+        int v = ctz64(hit);
+        L(topk_lanes)(k[v], above[v], i + v * (V_BYTES / W), set);
+    }
+}
+
+/* An empty set primed from the key maxima of the row's last set->cap
+   vectors (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap elements: as many
+   vectors or more): each is an element's key, so their k-th largest
+   bounds the row's k-th best from below, as a sample of cap vectors. */
+VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    const char *q = p + (n - set->cap * (V_BYTES / W)) * W;
+    for (int64_t v = 0; v < set->cap; v++)
+        set->keys[v] = L(v_lane0)(L(v_hmax)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw)));
+    argext_topk_prime(set, set->cap, SMIN(W));
+}
+
+/* Rows of up to this many bytes are primed from their lane maxima: read
+   twice, the second time from L1. */
+#define TOPK_L1_ROW 16384
+
+/* An empty set primed from the lane maxima of each of `segs` segments of
+   the row's whole vectors (segs * lanes >= 2k keys of distinct elements):
+   short rows then offer little more than their k best. */
+VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set, int op,
+                                 int kind, int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
+    if (segs * lanes > set->cap || nv < segs)
+        return; /* k too large for the set's key places: it stays open */
+    LANE_INT m[V_BYTES / W];
+    for (int64_t g = 0; g < segs; g++) {
+        int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
+        vec acc = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+        while (++v < v1)
+            acc = L(v_max)(acc, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        v_store((char *)m, acc);
+        for (int64_t l = 0; l < lanes; l++)
+            set->keys[g * lanes + l] = m[l];
+    }
+    argext_topk_prime(set, segs * lanes, SMIN(W));
+}
+
+/* Whether the scan takes rows of n elements, byte stride s (the rest go to
+   the baseline). */
+VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
+{
+    return !L(scalar)(kind) && s == W && n >= (V_BYTES / W) * BLOCK_VECS;
+}
+
+/* n elements at p, indices i0..; `scalar` is the baseline's kernel for the
+   same input (byte-swapped when sw), for the open set and the tail. */
+VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
+                          int kind, int64_t inf, int sw, argext_topk_kernel scalar)
+{
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    int64_t i = 0;
+    if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
+        L(topk_prime)(p, n, set, op, kind, inf, sw);
+    else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW)
+        L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
+    if (set->open) {
+        i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
+        scalar(p, i, W, i0, set);
+    }
+    for (; i + block <= n; i += block) {
+        const char *q = p + i * W;
+        if (L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
+            L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
+    }
+    for (; i + lanes <= n; i += lanes)
+        L(topk_vector)(L(keys_at)(p + i * W, op, kind, inf, sw), i0 + i, set);
+    if (i < n)
+        scalar(p + i * W, n - i, W, i0 + i, set);
+}

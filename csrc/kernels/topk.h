@@ -1,0 +1,95 @@
+/*
+ * topk.h - TopK's candidates (topk.c): what a TopK scan kernel (abi.h)
+ * offers, kept down to the k best.
+ *
+ * A candidate is an item: its key as a signed 64-bit lane value (the SIMD
+ * template's keys, simd/keys.h: unsigned keys with their sign bit flipped,
+ * then widened), so that one signed comparison ranks every dtype, and its
+ * index. Items rank by key, larger first, then by index, lower first: every
+ * item is distinct, and the k best are one set whatever the order in which
+ * they were offered.
+ *
+ * The set holds up to `cap` (> k) items, in increasing index order (the
+ * order in which elements are offered). Until it first fills, everything
+ * enters; a full set is compacted to its k best, whose worst key becomes
+ * the threshold: an element enters only with a key above it. An equal key
+ * cannot displace any of the k, which all rank before it. A compaction
+ * selects the k-th best key K (a linear-time selection on a copy of the
+ * keys) and keeps, in order, every item above K and the first ones at K:
+ * it takes O(cap) and frees cap - k >= k + 1 places, so a whole row costs
+ * O(n), however many elements enter. A set primed by a
+ * sample (argext_topk_prime) starts with a threshold: on ascending data,
+ * where every element would enter, a sample from the row's end refuses
+ * nearly all of them; on random data it saves the first compactions.
+ *
+ * A small set (k <= ARGEXT_TOPK_SMALL_K) keeps its k best in rank order
+ * instead, each element that enters inserted in place: the threshold is
+ * then always the k-th best so far (fewest elements enter), and a short
+ * row costs no selection at all.
+ */
+#ifndef ARGEXT_KERNELS_TOPK_H
+#define ARGEXT_KERNELS_TOPK_H
+
+#include <stdint.h>
+
+typedef struct {
+    int64_t key, idx;
+} argext_topk_item;
+
+typedef struct argext_topk_set {
+    argext_topk_item *item; /* cap places */
+    int64_t *keys;          /* cap places: the selection's copy of the keys */
+    int64_t k, cap, count;
+    int64_t thr; /* the threshold, once the set has been compacted (filled) */
+    int open;    /* 1 until then: every element enters */
+    int small;   /* 1: items in rank order, at most k */
+} argext_topk_set;
+
+/* k up to this makes a small set. */
+#define ARGEXT_TOPK_SMALL_K 64
+
+/* Inserts an element into a small set in rank order. */
+void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx);
+
+/* Elements still to offer before the set has a threshold (open sets). */
+static inline int64_t argext_topk_room(const argext_topk_set *s)
+{
+    return (s->small ? s->k : s->cap) - s->count;
+}
+
+/* Keeps the set's k best items (count > k), in index order, and their
+   worst key as the threshold. */
+void argext_topk_compact(argext_topk_set *s);
+
+/* Rows this many times a set's places or longer are scanned by an empty
+   set primed first (argext_topk_prime) from the keys of a sample at their
+   end: a set's worth of keys (the baseline) or of vector maxima (SIMD). */
+#define ARGEXT_TOPK_PRIME_ROWS 64
+
+/* Gives an empty open set a threshold from its keys[0, m) (k <= m <= cap):
+   the keys of m distinct elements among those it is then offered. The
+   row's k-th best is at least their k-th largest key, so an element below
+   that cannot be among the k best: one below it becomes the threshold,
+   unless that is at or below `floor` (the lane type's minimum). */
+void argext_topk_prime(argext_topk_set *s, int64_t m, int64_t floor);
+
+/* The set's best min(k, count) items as its first items: in rank order
+   (sorted) or in increasing index order; count becomes that number. */
+void argext_topk_finish(argext_topk_set *s, int sorted);
+
+/* Offers the element of index idx and key `key` (a lane value). */
+static inline void argext_topk_offer(argext_topk_set *s, int64_t key, int64_t idx)
+{
+    if (!s->open && key <= s->thr)
+        return;
+    if (s->small) {
+        argext_topk_insert(s, key, idx);
+        return;
+    }
+    s->item[s->count].key = key;
+    s->item[s->count].idx = idx;
+    if (++s->count == s->cap)
+        argext_topk_compact(s);
+}
+
+#endif /* ARGEXT_KERNELS_TOPK_H */

@@ -1,0 +1,605 @@
+"""argext.topk (ONNX TopK 1, 10, 11, 24) and argext.numpy.top_k against
+independent references: a stable NumPy sort of explicit keys
+(tests/reference.topk_reference), the ONNX reference evaluator at every TopK
+version, ONNX Runtime and PyTorch where they have the dtype; every dtype, both
+byte orders, strided and reversed views, k from 0 to the axis' extent, ties
+and NaN at vector and part boundaries, one and two threads, the refusals.
+
+Where the peers differ from argext (NaN with largest=0, ties, sorted=0) the
+tests below pin the difference that README's TopK section documents."""
+
+import functools
+
+import numpy as np
+import pytest
+
+import argext
+import argext.numpy as anp
+from reference import ALL_DTYPES, BFLOAT16, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES, is_float, topk_reference
+
+FLOATS = FLOAT_DTYPES + ([BFLOAT16] if BFLOAT16 is not None else [])
+INTEGERS = INT_DTYPES + UINT_DTYPES
+OPSETS = {1: 1, 10: 10, 11: 11, 24: 24}  # each TopK version at the opset that brings it
+SHAPE = (3, 37, 5)  # distinct extents: a wrong axis gives a wrong shape
+
+
+def ids(dtypes):
+    return [d.name for d in dtypes]
+
+
+def sample(rng, shape, dtype, ties=True, nan=True):
+    """Values with many ties (a small range), and for floats NaN, -0.0 and +0.0."""
+    low = 0 if dtype.kind == "u" else -3
+    x = rng.integers(low, low + 7, size=shape).astype(np.float64)
+    if is_float(dtype):
+        if nan:
+            x[rng.random(shape) < 0.05] = np.nan
+        x[rng.random(shape) < 0.1] = -0.0
+        if not ties:
+            x += rng.random(shape)
+    elif not ties:
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+    return x.astype(dtype)
+
+
+def bits(a):
+    """An array's bytes in native order: values compared bit for bit (NaN payloads, -0.0)."""
+    a = np.ascontiguousarray(a)
+    return a.astype(a.dtype.newbyteorder("=")).view(np.uint8)
+
+
+def check(x, k, axis=-1, largest=1, sorted=1, **kwargs):
+    want_values, want_indices = topk_reference(x, k, axis, largest, sorted)
+    values, indices = argext.topk(x, k, axis, largest, sorted, **kwargs)
+    where = f"dtype={x.dtype} shape={x.shape} strides={x.strides} k={k} axis={axis} " \
+            f"largest={largest} sorted={sorted}"
+    assert indices.dtype == np.int64, where
+    assert values.dtype == x.dtype.newbyteorder("="), where
+    assert values.shape == indices.shape == want_indices.shape, where
+    np.testing.assert_array_equal(indices, want_indices, err_msg=where)
+    np.testing.assert_array_equal(bits(values), bits(want_values), err_msg=where)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_every_dtype_axis_and_flag(dtype):
+    rng = np.random.default_rng(int(dtype.num))
+    for ties in (True, False):
+        x = sample(rng, SHAPE, dtype, ties)
+        for axis in (0, 1, 2, -1, -3):
+            n = x.shape[axis]
+            for k in sorted({0, 1, 2, n // 2, n}):
+                for largest in (0, 1):
+                    for ordered in (0, 1):
+                        check(x, k, axis, largest, ordered)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int16), np.dtype(np.uint64)],
+                         ids=str)
+def test_every_k_from_0_to_the_extent(dtype):
+    rng = np.random.default_rng(1)
+    x = sample(rng, (4, 70), dtype)
+    for k in range(71):
+        check(x, k, largest=k % 2, sorted=k // 2 % 2)
+
+
+SWAPPABLE = [d for d in ALL_DTYPES if d != BFLOAT16]  # ml_dtypes has no byte-swapped bfloat16
+
+
+@pytest.mark.parametrize("dtype", SWAPPABLE, ids=ids(SWAPPABLE))
+def test_byte_swapped_input_read_in_place(dtype):
+    rng = np.random.default_rng(2)
+    x = sample(rng, (6, 150), dtype).astype(dtype.newbyteorder("S"))
+    for largest in (0, 1):
+        check(x, 7, -1, largest)
+        check(x, 3, 0, largest, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.float64)]
+                         + ([BFLOAT16] if BFLOAT16 is not None else []), ids=str)
+def test_strided_and_reversed_views(dtype):
+    rng = np.random.default_rng(3)
+    base = sample(rng, (20, 300), dtype)
+    for x in (base[:, ::-1], base[::-1], base[::3, ::2], base.T, base[:, 7:290:5], base.T[::-2]):
+        for axis in (0, 1):
+            check(x, min(9, x.shape[axis]), axis)
+            check(x, 4, axis, largest=0, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids(FLOATS))
+@pytest.mark.parametrize("n", [17, 33, 65, 130, 257, 1030])
+def test_ties_and_nan_at_vector_and_block_boundaries(dtype, n):
+    """Equal values, NaN and -0.0/+0.0 exactly where SIMD vectors and blocks meet."""
+    places = [p for p in (0, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, n - 1) if p < n]
+    for fill, special in ((1.0, np.nan), (0.0, -0.0), (-5.0, 2.0), (2.0, -5.0)):
+        x = np.full(n, fill)
+        x[places] = special
+        x = x.astype(dtype)
+        for k in sorted({1, 2, len(places), len(places) + 1, n}):
+            for largest in (0, 1):
+                for ordered in (0, 1):
+                    check(x, k, largest=largest, sorted=ordered)
+                    check(x[::-1], k, largest=largest, sorted=ordered)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+@pytest.mark.parametrize("n", [200, 600, 1000, 5000])
+def test_long_rows_whose_best_value_repeats(dtype, n):
+    """Rows long enough to be primed from a sample at their end: the best
+    value's first occurrences, far before that sample, still rank first,
+    next to the dtype's extremes (the losing one first) too."""
+    rng = np.random.default_rng(n)
+    if is_float(dtype):
+        extremes = ((-np.inf, np.inf),)
+    else:
+        info = np.iinfo(dtype)
+        extremes = (info.min, info.min + 1), (info.max - 1, info.max), (info.min, info.max)
+    for low, high in ((0, 1), (3, 7), *extremes):
+        step = np.full(n, low, object)
+        step[n // 2:] = high
+        noisy = np.array([low, high], object)[rng.integers(0, 2, n)]
+        for x in (step, step[::-1], noisy):
+            x = np.array(x.tolist()).astype(dtype) if is_float(dtype) else np.array(x.tolist(), dtype)
+            for k in (1, 3, n // 3):
+                check(x, k)
+                check(x, k, largest=0)
+                check(x, k, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", INTEGERS, ids=ids(INTEGERS))
+def test_integer_extremes_compare_exactly(dtype):
+    info = np.iinfo(dtype)
+    x = np.array([info.max - 1, info.min, info.max, info.min + 1, info.max, 0, info.min] * 9, dtype)
+    for k in (1, 2, 3, 5, x.size):
+        for largest in (0, 1):
+            check(x, k, largest=largest)
+
+
+def test_topk_1_agrees_with_argmax_and_argmin_nan_included():
+    rng = np.random.default_rng(4)
+    for dtype in FLOATS:
+        x = sample(rng, (30, 40), dtype)
+        for axis in (0, 1):
+            values, indices = argext.topk(x, 1, axis)
+            np.testing.assert_array_equal(indices, argext.argmax(x, axis))
+            np.testing.assert_array_equal(argext.topk(x, 1, axis, largest=0)[1], argext.argmin(x, axis))
+
+
+@pytest.fixture
+def threads():
+    yield argext.set_num_threads
+    argext.set_num_threads(None)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int64)], ids=str)
+def test_long_rows_split_over_threads(threads, n_threads, dtype):
+    """Inputs of a few MiB (parts of 1 MiB in the tests): one long row split
+    into pieces whose candidates are merged, ties and NaN at the pieces' edges."""
+    threads(n_threads)
+    rng = np.random.default_rng(5)
+    n = (3 << 20) // dtype.itemsize + 17
+    x = sample(rng, n, dtype, ties=False, nan=False)
+    part = (1 << 20) // dtype.itemsize
+    for p in (part - 1, part, 2 * part - 1, 2 * part, 2 * part + 1, n - 1):
+        x[p] = x.max() if dtype.kind != "f" else 1e4  # the same largest value, across the pieces
+    if dtype.kind == "f":
+        x[[3, part + 1, n - 2]] = np.nan
+    for largest in (0, 1):
+        want_values, want_indices = topk_reference(x, 64, largest=largest)  # one sort, its prefixes
+        for k in (1, 2, 3, 4, 5, 6, 64):
+            for ordered in (0, 1):
+                values, indices = argext.topk(x, k, largest=largest, sorted=ordered)
+                order = np.argsort(want_indices[:k], kind="stable") if not ordered else slice(None)
+                np.testing.assert_array_equal(indices, want_indices[:k][order], err_msg=f"k={k}")
+                np.testing.assert_array_equal(bits(values), bits(want_values[:k][order]))
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_many_rows_and_columns_over_threads(threads, n_threads):
+    threads(n_threads)
+    rng = np.random.default_rng(6)
+    x = sample(rng, (1500, 700), np.dtype(np.float32))
+    check(x, 5, -1)
+    check(x, 50, 0, largest=0)
+    check(x[:, ::-1], 3, 1, sorted=0)
+
+
+def test_k_zero_gives_empty_outputs():
+    x = np.arange(12.0).reshape(3, 4)
+    values, indices = argext.topk(x, 0, 0)
+    assert values.shape == indices.shape == (0, 4)
+    assert values.dtype == np.float64 and indices.dtype == np.int64
+    assert argext.topk(np.empty((0, 5), np.int8), 2)[0].shape == (0, 2)
+
+
+def test_input_k_as_onnx_gives_it():
+    x = np.array([[3.0, 1.0, 4.0, 1.0, 5.0]], np.float32)
+    for k in (np.array([2]), np.array(2), np.int64(2), np.array([2], np.int64)):
+        values, indices = argext.topk(x, k, opset=10)
+        assert indices.tolist() == [[4, 2]] and values.tolist() == [[5.0, 4.0]]
+
+
+def test_defaults_and_the_spec_example():
+    # TopK-11's worked example (onnx's test_top_k): k=3, axis=1.
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    values, indices = argext.topk(x, np.array([3], np.int64), axis=1)
+    assert values.tolist() == [[3, 2, 1], [7, 6, 5], [11, 10, 9]]
+    assert indices.tolist() == [[3, 2, 1]] * 3
+    # Ties: the lower index first; sorted=0: index order.
+    y = np.array([1, 3, 3, 2, 3], np.int32)
+    assert argext.topk(y, 2)[1].tolist() == [1, 2]
+    assert argext.topk(y, 3, largest=0)[1].tolist() == [0, 3, 1]
+    assert argext.topk(y, 3, largest=0, sorted=0)[1].tolist() == [0, 1, 3]
+    # NaN first, for largest and smallest alike; -0.0 equals +0.0
+    z = np.array([0.0, np.nan, -0.0, -1.0, np.nan], np.float64)
+    assert argext.topk(z, 3)[1].tolist() == [1, 4, 0]
+    assert argext.topk(z, 4, largest=0)[1].tolist() == [1, 4, 3, 0]
+    assert np.signbit(argext.topk(z, 4, largest=0)[0][3]) == np.signbit(z[0])
+
+
+def test_out_pair_is_written_and_returned():
+    rng = np.random.default_rng(7)
+    x = sample(rng, (5, 40), np.dtype(np.float32))
+    out = (np.empty((5, 6), np.float32), np.empty((5, 6), np.int64))
+    got = argext.topk(x, 6, out=out)
+    assert got[0] is out[0] and got[1] is out[1]
+    want = topk_reference(x, 6)
+    np.testing.assert_array_equal(bits(out[0]), bits(want[0]))
+    np.testing.assert_array_equal(out[1], want[1])
+    # Strided outputs, and out overlapping the input (a copy is written back).
+    wide = (np.zeros((5, 12), np.float32), np.zeros((6, 5), np.int64))
+    argext.topk(x, 6, out=(wide[0][:, ::2], wide[1].T))
+    np.testing.assert_array_equal(wide[1].T, want[1])
+    y = x.copy()
+    argext.topk(y, 6, out=(y[:, :6], np.empty((5, 6), np.int64)))
+    np.testing.assert_array_equal(bits(y[:, :6]), bits(want[0]))
+
+
+@pytest.mark.parametrize("out,error,text", [
+    ((np.empty((5, 3), np.float64), np.empty((5, 3), np.int64)), TypeError,
+     r"TopK-24: out\[0\] has dtype float64, expected float32"),
+    ((np.empty((5, 3), np.float32), np.empty((5, 3), np.int32)), TypeError,
+     r"TopK-24: out\[1\] has dtype int32, expected int64"),
+    ((np.empty((5, 4), np.float32), np.empty((5, 3), np.int64)), ValueError,
+     r"TopK-24: out\[0\] has shape \(5, 4\), expected \(5, 3\)"),
+    ((np.empty((5, 3), np.float32), np.empty((3, 5), np.int64)), ValueError,
+     r"TopK-24: out\[1\] has shape \(3, 5\), expected \(5, 3\)"),
+    (np.empty((5, 3), np.float32), TypeError, "out must be a pair"),
+])
+def test_bad_out_is_refused_and_nothing_is_written(out, error, text):
+    x = np.arange(50, dtype=np.float32).reshape(5, 10)
+    before = [np.copy(o) for o in (out if isinstance(out, tuple) else (out,))]
+    with pytest.raises(error, match=text):
+        argext.topk(x, 3, out=out)
+    for o, b in zip(out if isinstance(out, tuple) else (out,), before):
+        np.testing.assert_array_equal(bits(o), bits(b))
+
+
+def test_refused_attribute_writes_nothing():
+    x = np.arange(50, dtype=np.float32).reshape(5, 10)
+    out = (np.full((5, 3), 7, np.float32), np.full((5, 3), 7, np.int64))
+    with pytest.raises(argext.SpecError, match=r"TopK-24: largest=2 is out of range"):
+        argext.topk(x, 3, largest=2, out=out)
+    assert (out[0] == 7).all() and (out[1] == 7).all()
+
+
+@pytest.mark.parametrize("call,error,text", [
+    (lambda x: argext.topk(x, -1), argext.SpecError,
+     r"TopK-24: k=-1 is out of range \[0, 10\] for axis -1, whose extent is 10"),
+    (lambda x: argext.topk(x, 11, 1), argext.SpecError, r"TopK-24: k=11 is out of range \[0, 10\]"),
+    (lambda x: argext.topk(x, 6, 0, opset=11), argext.SpecError,
+     r"TopK-11: k=6 is out of range \[0, 5\] for axis 0"),
+    (lambda x: argext.topk(x, 2**70), argext.SpecError, r"TopK-24: k=1180591620717411303424 is out"),
+    (lambda x: argext.topk(x, 2, 2), argext.SpecError, r"TopK-24: axis=2 is out of range \[-2, 1\]"),
+    (lambda x: argext.topk(x, 2, -3, opset=1), argext.SpecError, r"TopK-1: axis=-3 is out of range"),
+    (lambda x: argext.topk(x, 2, None), argext.SpecTypeError, r"TopK-24: axis=None"),
+    (lambda x: argext.topk(x, 2.0), argext.SpecTypeError, r"TopK-24: K must be an integer or an int64"),
+    (lambda x: argext.topk(x, True), argext.SpecTypeError, r"TopK-24: k must be an integer, got True"),
+    (lambda x: argext.topk(x, np.array([2], np.int32)), argext.SpecTypeError,
+     r"TopK-24: K must be an integer or an int64 tensor of one element, got ndarray of dtype int32"),
+    (lambda x: argext.topk(x, np.array([2, 3])), argext.SpecError,
+     r"TopK-24: K must hold one value \(a 1-D tensor of one element\), got shape \(2,\)"),
+    (lambda x: argext.topk(x, np.array([2]), opset=9), argext.SpecTypeError,
+     r"TopK-1: k is an attribute of this version and must be an integer"),
+    (lambda x: argext.topk(x, 2, largest=0, opset=10), argext.SpecError,
+     r"TopK-10: largest=0 is not an attribute of this version \(it needs a newer opset\)"),
+    (lambda x: argext.topk(x, 2, sorted=False, opset=1), argext.SpecError,
+     r"TopK-1: sorted=False is not an attribute of this version"),
+    (lambda x: argext.topk(x, 2, sorted=3), argext.SpecError,
+     r"TopK-24: sorted=3 is out of range \(allowed: \(0, 1\)\)"),
+    (lambda x: argext.topk(x.astype(np.int32), 2, opset=10), argext.SpecTypeError,
+     r"TopK-10: X has dtype int32, which it does not support \(supported: float16, float32, float64\)"),
+    (lambda x: argext.topk(x.astype(bool), 2), argext.SpecTypeError, r"TopK-24: X has dtype bool"),
+    (lambda x: argext.topk(x, 2, opset=0), argext.SpecError, r"TopK: opset 0 is outside"),
+    (lambda x: argext.topk(np.float32(1), 1), argext.SpecError, r"TopK-24: X is a 0-d array"),
+    (lambda x: argext.topk([[None]], 1), TypeError, r"TopK-24: X must be a numeric array"),
+])
+def test_refusals_name_operator_version_and_value(call, error, text):
+    x = np.arange(50, dtype=np.float32).reshape(5, 10)
+    with pytest.raises(error, match=text):
+        call(x)
+
+
+@pytest.mark.skipif(BFLOAT16 is None, reason="ml_dtypes is not installed")
+def test_bfloat16_only_from_version_24():
+    x = np.arange(6, dtype=np.float32).astype(BFLOAT16)
+    with pytest.raises(argext.SpecTypeError, match=r"TopK-11: X has dtype bfloat16"):
+        argext.topk(x, 2, opset=23)
+    assert argext.topk(x, 2, opset=24)[1].tolist() == [5, 4]
+
+
+def test_schema_of_every_version():
+    assert [argext.schema("TopK", o).since_version for o in (1, 9, 10, 11, 23, 24, 28)] == [1, 1, 10, 11, 11, 24, 24]
+    assert set(argext.schema("TopK", 1).attributes) == {"axis", "k"}
+    assert set(argext.schema("TopK", 11).attributes) == {"axis", "largest", "sorted"}
+    assert argext.schema("TopK", 24).type_constraints["T"][0] == "tensor(bfloat16)"
+
+
+# ---------------------------------------------------------------------------
+# argext.numpy.top_k: NumPy 2.6's signature and results (NaN last in either mode).
+
+def numpy_top_k(x, k, axis=-1, mode="largest", sorted=True):
+    """numpy.top_k where NumPy has it, else the stable-sort reference with NaN
+    last; ties are compared by the lower index (argext's rule) only where
+    NumPy's own answer is not the reference."""
+    return topk_reference(x, k, axis, mode == "largest", sorted, nan_last=True)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES + [np.dtype(bool)], ids=ids(ALL_DTYPES) + ["bool"])
+def test_numpy_top_k(dtype):
+    rng = np.random.default_rng(8)
+    x = sample(rng, (4, 33), dtype) if dtype != bool else rng.random((4, 33)) < 0.5
+    for axis in (0, 1, -1):
+        for k in (0, 1, 3, x.shape[axis]):
+            for mode in ("largest", "smallest"):
+                for ordered in (True, False):
+                    values, indices = anp.top_k(x, k, axis=axis, mode=mode, sorted=ordered)
+                    want = numpy_top_k(x, k, axis, mode, ordered)
+                    assert values.dtype == x.dtype and indices.dtype == np.intp
+                    np.testing.assert_array_equal(indices, want[1])
+                    np.testing.assert_array_equal(bits(values), bits(want[0]))
+
+
+@pytest.mark.skipif(not hasattr(np, "top_k"), reason="NumPy without top_k (NumPy < 2.6)")
+def test_numpy_top_k_values_equal_numpys_own():
+    rng = np.random.default_rng(9)
+    for dtype in (np.float32, np.int32, np.float16):
+        x = sample(rng, (6, 50), np.dtype(dtype), ties=False)
+        for mode in ("largest", "smallest"):
+            got, want = anp.top_k(x, 7, mode=mode), np.top_k(x, 7, mode=mode)
+            np.testing.assert_array_equal(got[0], want[0])
+            np.testing.assert_array_equal(np.take_along_axis(x, want[1], -1), want[0])
+
+
+def test_numpy_top_k_errors_are_numpys():
+    x = np.arange(10.0)
+    with pytest.raises(ValueError, match="mode must be 'largest' or 'smallest'"):
+        anp.top_k(x, 2, mode="max")
+    with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError):
+        anp.top_k(x, 2, axis=1)
+    with pytest.raises(ValueError, match=r"k=11 is out of range \[0, 10\]"):
+        anp.top_k(x, 11)
+    with pytest.raises(TypeError):
+        anp.top_k(x, 2.5)
+    assert anp.top_k([3, 1, 2], 2)[1].tolist() == [0, 2]
+    z = np.array([1 + 2j, 3 + 0j, 2 - 1j])  # a dtype argext does not rank: NumPy's own, where it has one
+    if hasattr(np, "top_k"):
+        np.testing.assert_array_equal(anp.top_k(z, 2)[0], np.top_k(z, 2)[0])
+    else:
+        with pytest.raises(TypeError, match="complex128"):
+            anp.top_k(z, 2)
+
+
+# ---------------------------------------------------------------------------
+# The peers: the ONNX reference evaluator, ONNX Runtime, PyTorch.
+
+def topk_model(opset, dtype, **attrs):
+    """One TopK node at `opset`: k the attribute (TopK-1) or the input K."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    inputs = [helper.make_tensor_value_info("x", elem, None)]
+    if opset >= 10:
+        inputs.append(helper.make_tensor_value_info("K", TensorProto.INT64, [1]))
+    node = helper.make_node("TopK", [i.name for i in inputs], ["values", "indices"], **attrs)
+    outputs = [helper.make_tensor_value_info("values", elem, None),
+               helper.make_tensor_value_info("indices", TensorProto.INT64, None)]
+    opsets = [helper.make_opsetid("", opset)]
+    try:
+        ir_version = helper.find_min_ir_version_for(opsets)
+    except ValueError:  # opsets without an ONNX release of their own
+        ir_version = 3
+    return helper.make_model(helper.make_graph([node], "g", inputs, outputs), opset_imports=opsets,
+                             ir_version=max(ir_version, 3)), onnx
+
+
+def feeds(x, k, opset):
+    return {"x": x, **({"K": np.array([k], np.int64)} if opset >= 10 else {})}
+
+
+def node_attributes(opset, k, axis, largest, ordered):
+    attrs = {"axis": axis}
+    if opset < 10:
+        attrs["k"] = k
+    if opset >= 11:
+        attrs.update(largest=largest, sorted=ordered)
+    return attrs
+
+
+def peer_cases(opset):
+    flags = (0, 1) if opset >= 11 else (1,)
+    return [(axis, largest, ordered) for axis in (0, -1) for largest in flags for ordered in flags]
+
+
+def peer_dtypes(opset):
+    return [d for d in ALL_DTYPES if d.name in argext.schema("TopK", opset).dtypes]
+
+
+@pytest.mark.parametrize("opset", list(OPSETS))
+def test_reference_evaluator_with_argext_ops(opset):
+    """argext.onnx.reference_ops() runs every TopK version, k the attribute or the input K."""
+    from onnx.reference import ReferenceEvaluator
+
+    import argext.onnx
+
+    rng = np.random.default_rng(opset)
+    for dtype in peer_dtypes(opset):
+        x = sample(rng, (6, 9), dtype)
+        for axis, largest, ordered in peer_cases(opset):
+            model, _ = topk_model(opset, dtype, **node_attributes(opset, 4, axis, largest, ordered))
+            got = ReferenceEvaluator(model, new_ops=argext.onnx.reference_ops()).run(None, feeds(x, 4, opset))
+            want = topk_reference(x, 4, axis, largest, ordered)
+            np.testing.assert_array_equal(got[1], want[1])
+            np.testing.assert_array_equal(bits(got[0]), bits(want[0]))
+
+
+@pytest.mark.parametrize("opset", list(OPSETS))
+def test_stock_reference_evaluator(opset):
+    """The stock evaluator agrees with argext where the spec decides: ties to the
+    lower index, NaN first for largest=1. Its differences, pinned: it always
+    sorts (sorted=0 here gives index order: compared as sets), and with
+    largest=0 it ranks NaN last, where argext ranks it first. On bfloat16 with
+    NaN its order is no ranking at all (ml_dtypes' sort takes NaN as unordered):
+    bfloat16 is compared without NaN."""
+    from onnx.reference import ReferenceEvaluator
+
+    rng = np.random.default_rng(opset + 100)
+    for dtype in peer_dtypes(opset):
+        x = sample(rng, (6, 9), dtype, nan=dtype != BFLOAT16)
+        for axis, largest, ordered in peer_cases(opset):
+            model, _ = topk_model(opset, dtype, **node_attributes(opset, 4, axis, largest, ordered))
+            theirs = ReferenceEvaluator(model).run(None, feeds(x, 4, opset))[1]
+            ours = argext.topk(x, 4, axis, largest, ordered, opset=opset)[1]
+            nan_last = not largest and is_float(dtype)
+            np.testing.assert_array_equal(theirs, topk_reference(x, 4, axis, largest, 1, nan_last)[1])
+            if not nan_last or not np.isnan(x.astype(np.float32)).any():
+                np.testing.assert_array_equal(np.sort(theirs, axis) if not ordered else theirs,
+                                              ours if ordered else np.sort(ours, axis))
+
+
+def ort_run(model, x, k, opset):
+    ort = pytest.importorskip("onnxruntime")
+    try:
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    except Exception as e:  # noqa: BLE001 - ORT's own classes: a dtype or opset it lacks
+        if "NOT_IMPLEMENTED" in str(e) or "opset" in str(e).lower():
+            return None
+        raise
+    return session.run(None, feeds(x, k, opset))
+
+
+@pytest.mark.parametrize("opset", [10, 11, 24])
+def test_onnx_runtime(opset):
+    """ORT agrees with argext on the k elements, ties to the lower index, and
+    with sorted=1 on their order; NaN first for largest=1, last for largest=0
+    (argext: first), and sorted=0 in an order of its own (argext: index order)."""
+    rng = np.random.default_rng(opset + 200)
+    ran = 0
+    for dtype in peer_dtypes(opset):
+        x = sample(rng, (40, 300), dtype)
+        for axis, largest, ordered in peer_cases(opset):
+            model, _ = topk_model(opset, dtype, **node_attributes(opset, 20, axis, largest, ordered))
+            got = ort_run(model, x, 20, opset)
+            if got is None:
+                continue
+            ran += 1
+            nan_last = not largest and is_float(dtype)
+            want = topk_reference(x, 20, axis, largest, 1, nan_last)[1]
+            np.testing.assert_array_equal(got[1] if ordered else np.sort(got[1], axis),
+                                          want if ordered else np.sort(want, axis))
+            if not nan_last:
+                np.testing.assert_array_equal(np.sort(got[1], axis),
+                                              np.sort(argext.topk(x, 20, axis, largest, opset=opset)[1], axis))
+    assert ran
+
+
+def test_pytorch():
+    """torch.topk has the same values, NaN first for largest=True; its indices
+    break ties its own way (not the lower index: compared by the values they
+    hold), and with largest=False it ranks NaN last (argext: first)."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(300)
+    for dtype in ALL_DTYPES:
+        for nan in (False, True):
+            x = sample(rng, (30, 200), dtype, ties=False, nan=nan)
+            t = torch.from_numpy(x.view(np.int16)).view(torch.bfloat16) if dtype == BFLOAT16 \
+                else torch.from_numpy(x)
+            for largest in ((True, False) if not nan else (True,)):
+                try:
+                    theirs = torch.topk(t, 10, dim=1, largest=largest)
+                except (RuntimeError, NotImplementedError):  # a dtype without a CPU kernel
+                    continue
+                values, indices = argext.topk(x, 10, 1, int(largest))
+                wide = np.float64 if dtype != BFLOAT16 else np.float32
+                torch_values = theirs.values.float().numpy() if dtype == BFLOAT16 else theirs.values.numpy()
+                np.testing.assert_array_equal(torch_values, values.astype(wide))
+                np.testing.assert_array_equal(
+                    np.take_along_axis(x, theirs.indices.numpy(), 1).astype(wide), values.astype(wide))
+    y = np.array([2.0, 1.0, 2.0, np.nan, 2.0, 0.0], np.float32)
+    assert argext.topk(y, 2, largest=0)[1].tolist() == [3, 5]
+    assert torch.topk(torch.from_numpy(y), 2, largest=False).indices.tolist() == [5, 1]
+
+
+def test_dlpack_input_returns_the_callers_type():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([[3.0, 1.0, 4.0, 1.0, 5.0]], dtype=torch.bfloat16)
+    values, indices = argext.topk(x, 2)
+    assert isinstance(values, torch.Tensor) and values.dtype == torch.bfloat16
+    assert values.float().tolist() == [[5.0, 4.0]] and indices.tolist() == [[4, 2]]
+
+
+def test_arrow_and_pandas_columns():
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    chunks = [[3.0, 9.0, 1.0], [], [9.0, float("nan"), 4.0, 9.0], [2.0]]
+    column = pa.chunked_array(chunks, pa.float64())
+    flat = np.array([v for c in chunks for v in c])
+    for k in (0, 1, 3, 5, 8):
+        for largest in (0, 1):
+            for ordered in (0, 1):
+                got = argext.topk(column, k, largest=largest, sorted=ordered)
+                want = topk_reference(flat, k, -1, largest, ordered)
+                np.testing.assert_array_equal(got[1], want[1])
+                np.testing.assert_array_equal(bits(got[0]), bits(want[0]))
+    with pytest.raises(argext.SpecError, match=r"TopK-24: k=9 is out of range \[0, 8\]"):
+        argext.topk(column, 9)
+    series = pd.Series([1, 5, 5, 2], dtype="int32")
+    assert argext.topk(series, 2)[1].tolist() == [1, 2]
+    with pytest.raises(TypeError, match="missing value"):
+        argext.topk(pa.array([1.0, None]), 1)
+
+
+@functools.lru_cache(maxsize=None)  # loading them reads every node test: once per run
+def onnx_node_tests():
+    """ONNX's backend node test cases whose node is TopK (test_top_k, _smallest, _same_values, ...)."""
+    import warnings
+
+    onnx = pytest.importorskip("onnx")
+    import onnx.backend.test.loader
+
+    with warnings.catch_warnings():  # generating unrelated cases warns
+        warnings.simplefilter("ignore")
+        cases = onnx.backend.test.loader.load_model_tests(kind="node")
+    return [c for c in cases if c.model is not None and [n.op_type for n in c.model.graph.node] == ["TopK"]]
+
+
+def test_onnx_backend_node_tests():
+    import onnx.helper
+    import onnx.numpy_helper
+
+    cases = onnx_node_tests()
+    assert len(cases) >= 7, [c.name for c in cases]  # onnx 1.23: 7, uint64 and equal values among them
+    for case in cases:
+        [node] = case.model.graph.node
+        attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+        [opset] = [o.version for o in case.model.opset_import if o.domain in ("", "ai.onnx")]
+        for inputs, outputs in case.data_sets:
+            x, k = [np.asarray(v) if isinstance(v, np.ndarray) else onnx.numpy_helper.to_array(v)
+                    for v in inputs]
+            values, indices = argext.topk(x, k, **attrs, opset=opset)
+            want_values, want_indices = [np.asarray(v) if isinstance(v, np.ndarray) else
+                                         onnx.numpy_helper.to_array(v) for v in outputs]
+            np.testing.assert_array_equal(indices, want_indices, err_msg=case.name)
+            np.testing.assert_array_equal(values, want_values, err_msg=case.name)
