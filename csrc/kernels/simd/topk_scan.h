@@ -59,16 +59,26 @@ VINLINE void L(topk_block)(const char *q, int64_t i, argext_topk_set *set, int o
     }
 }
 
-/* An empty set primed from the key maxima of the row's last set->cap
-   vectors (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap elements: as many
-   vectors or more): each is an element's key, so their k-th largest
-   bounds the row's k-th best from below, as a sample of cap vectors. */
+/* An empty set primed from a sample at the row's end (n >=
+   ARGEXT_TOPK_PRIME_ROWS * set->cap elements: set->cap vectors or more):
+   the keys of its last elements (half the set's key places, in whole
+   vectors) and the key maxima of the vectors before them, each an
+   element's key, so their k-th largest bounds the row's k-th best from
+   below: exact on ascending data, a sample of many vectors on random. */
 VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
                            int64_t inf, int sw)
 {
-    const char *q = p + (n - set->cap * (V_BYTES / W)) * W;
-    for (int64_t v = 0; v < set->cap; v++)
+    const int64_t lanes = V_BYTES / W;
+    const int64_t ev = set->cap / 2 >= lanes ? set->cap / 2 / lanes : 1, e = ev * lanes;
+    const char *last = p + (n - e) * W, *q = last - (set->cap - e) * V_BYTES;
+    for (int64_t v = 0; v < set->cap - e; v++)
         set->keys[v] = L(v_lane0)(L(v_hmax)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw)));
+    LANE_INT m[V_BYTES / W];
+    for (int64_t v = 0; v < ev; v++) {
+        v_store((char *)m, L(keys_at)(last + v * V_BYTES, op, kind, inf, sw));
+        for (int64_t l = 0; l < lanes; l++)
+            set->keys[set->cap - e + v * lanes + l] = m[l];
+    }
     argext_topk_prime(set, set->cap, SMIN(W));
 }
 
