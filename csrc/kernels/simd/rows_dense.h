@@ -88,13 +88,13 @@ VINLINE void L(rows_dense_wide)(const char *p, int64_t count, int64_t nv, int la
                                 int op, int kind, int64_t inf, int floats)
 {
     const int64_t row_bytes = nv * V_BYTES;
-    const char *const end = p + count * row_bytes; /* one pointer per row, no counter */
-    for (const char *q = p; q < end; q += row_bytes) {
+    const char *q = p; /* advanced, not recomputed: keeps count in a register */
+    for (int64_t k = 0; k < count; k++, q += row_bytes) {
         uint64_t bits[DENSE_ROW_VECS];
         prefetch_ahead(q, row_bytes);
         if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
             L(dense_row_keys)(q, nv, bits, op, kind, inf);
-        *idx++ = L(dense_row_index)(bits, nv, last);
+        idx[k] = L(dense_row_index)(bits, nv, last);
     }
 }
 
