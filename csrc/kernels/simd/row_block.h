@@ -4,16 +4,25 @@
  */
 
 /* The element of the nv vectors at q equal to key m: the first, or the
-   last; -1 if none. */
+   last; -1 if none. One loop per direction: a vector's address then does
+   not depend on `last`, which the compiler would otherwise hoist as one
+   offset per vector for the whole kernel (stack reloads). */
 VINLINE int64_t L(find_key)(const char *q, int64_t nv, vec mv, int last, int op, int kind,
                             int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W;
-    for (int64_t j = 0; j < nv; j++) {
-        int64_t k = last ? nv - 1 - j : j;
+    if (last) {
+        for (int64_t k = nv - 1; k >= 0; k--) {
+            uint64_t e = L(v_eq)(L(keys_at)(q + k * V_BYTES, op, kind, inf, sw), mv);
+            if (e)
+                return k * lanes + msb64(e) / MASK_BITS(W);
+        }
+        return -1;
+    }
+    for (int64_t k = 0; k < nv; k++) {
         uint64_t e = L(v_eq)(L(keys_at)(q + k * V_BYTES, op, kind, inf, sw), mv);
         if (e)
-            return k * lanes + (last ? msb64(e) : ctz64(e)) / MASK_BITS(W);
+            return k * lanes + ctz64(e) / MASK_BITS(W);
     }
     return -1;
 }

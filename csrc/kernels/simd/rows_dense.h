@@ -88,8 +88,8 @@ VINLINE void L(rows_dense_wide)(const char *p, int64_t count, int64_t nv, int la
                                 int op, int kind, int64_t inf, int floats)
 {
     const int64_t row_bytes = nv * V_BYTES;
-    for (int64_t k = 0; k < count; k++) {
-        const char *q = p + k * row_bytes;
+    const char *q = p; /* advanced, not recomputed: keeps count in a register */
+    for (int64_t k = 0; k < count; k++, q += row_bytes) {
         uint64_t bits[DENSE_ROW_VECS];
         prefetch_ahead(q, row_bytes);
         if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
@@ -115,23 +115,26 @@ VINLINE uint64_t L(packed_rows)(const char *q, int bytes, int op, int kind, int6
     return L(v_eq)(x, L(v_hmax_within)(x, bytes));
 }
 
-/* Rows no wider than a vector, V_BYTES / row_bytes to a vector; returns
-   how many rows it did (whole vectors' worth). */
+/* Rows of n elements no wider than a vector, V_BYTES / (n * W) to a
+   vector; returns how many rows it did (whole vectors' worth). n is a
+   constant where it is called, so that the rows of a vector unroll and the
+   butterfly steps are chosen at compile time. */
 VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last, int64_t *idx,
                                int op, int kind, int64_t inf, int floats)
 {
-    const int64_t row_bytes = n * W, lb = MASK_BITS(W), per_vec = V_BYTES / row_bytes;
+    const int64_t lb = MASK_BITS(W), per_vec = V_BYTES / (n * W), vecs = count / per_vec;
     const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
-    int64_t k = 0;
-    for (; k + per_vec <= count; k += per_vec) {
-        prefetch_ahead(p + k * row_bytes, V_BYTES);
-        uint64_t e = L(packed_rows)(p + k * row_bytes, (int)row_bytes, op, kind, inf, floats);
+    for (int64_t v = 0; v < vecs; v++) {
+        const char *q = p + v * V_BYTES;
+        int64_t *out = idx + v * per_vec;
+        prefetch_ahead(q, V_BYTES);
+        uint64_t e = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
         for (int64_t r = 0; r < per_vec; r++) {
             uint64_t b = (e >> (r * n * lb)) & row_bits;
-            idx[k + r] = (last ? msb64(b) : ctz64(b)) / lb;
+            out[r] = (last ? msb64(b) : ctz64(b)) / lb;
         }
     }
-    return k;
+    return vecs * per_vec;
 }
 
 /* The dense rows; returns how many it did, the caller doing the rest. */
@@ -139,8 +142,15 @@ VINLINE int64_t L(rows_dense)(const char *p, int64_t count, int64_t n, int last,
                               int op, int kind, int64_t inf, int floats)
 {
     const int64_t row_bytes = n * W;
-    if (row_bytes <= V_BYTES)
-        return L(rows_packed)(p, count, n, last, idx, op, kind, inf, floats);
+    switch (row_bytes <= V_BYTES ? n : 0) { /* n a constant in each */
+    case 2: return L(rows_packed)(p, count, 2, last, idx, op, kind, inf, floats);
+    case 4: return L(rows_packed)(p, count, 4, last, idx, op, kind, inf, floats);
+    case 8: return L(rows_packed)(p, count, 8, last, idx, op, kind, inf, floats);
+    case 16: return L(rows_packed)(p, count, 16, last, idx, op, kind, inf, floats);
+    case 32: return L(rows_packed)(p, count, 32, last, idx, op, kind, inf, floats);
+    case 64: return L(rows_packed)(p, count, 64, last, idx, op, kind, inf, floats);
+    default: break; /* rows wider than a vector */
+    }
     switch (row_bytes / V_BYTES) { /* rows of 16 float32/float64 and the like unroll */
     case 2: L(rows_dense_wide)(p, count, 2, last, idx, op, kind, inf, floats); break;
     case 4: L(rows_dense_wide)(p, count, 4, last, idx, op, kind, inf, floats); break;
