@@ -240,14 +240,17 @@ def test_masked_refused(name):
 
 class Producer:
     """Only __dlpack__ and __dlpack_device__: an array of no known library.
-    Counts the capsules taken, and whether each was released (its deleter)."""
+    Counts the capsules given out (a consumer's first try with max_version, which
+    NumPy before 1.26 refuses with a TypeError, is not one), and whether each was
+    released (its deleter)."""
 
     def __init__(self, array, device=(1, 0)):
         self.array, self.device, self.taken = array, device, 0
 
     def __dlpack__(self, **kwargs):
+        capsule = self.array.__dlpack__(**kwargs)
         self.taken += 1
-        return self.array.__dlpack__(**kwargs)
+        return capsule
 
     def __dlpack_device__(self):
         return self.device
