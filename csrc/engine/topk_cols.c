@@ -87,21 +87,15 @@ static void plan_cols(cols_plan *t, const argext_topk_request *r)
 {
     const argext_kernel_table *kt = argext_active_kernels();
     int dt = r->dtype & ~ARGEXT_BYTESWAPPED, op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN;
-    int c = column_dim(r);
-    t->itemsize = argext_itemsize(dt);
-    t->swapped = (r->dtype & ARGEXT_BYTESWAPPED) && t->itemsize > 1;
-    t->kernel = (t->swapped ? kt->topk_cols_swapped : kt->topk_cols)[op][dt];
-    t->in = r->data;
-    t->values = r->values;
-    t->indices = r->indices;
-    t->sorted = r->sorted;
-    t->n = r->shape[r->axis];
-    t->rs = r->strides[r->axis];
-    t->k = r->k;
-    t->values_step = r->values_strides[r->axis];
-    t->indices_step = r->indices_strides[r->axis];
+    int c = column_dim(r), a = r->axis;
+    size_t w = argext_itemsize(dt);
+    int swapped = (r->dtype & ARGEXT_BYTESWAPPED) && w > 1;
+    *t = (cols_plan){.in = r->data, .values = r->values, .indices = r->indices,
+                     .kernel = (swapped ? kt->topk_cols_swapped : kt->topk_cols)[op][dt],
+                     .itemsize = w, .swapped = swapped, .sorted = r->sorted,
+                     .n = r->shape[a], .rs = r->strides[a], .k = r->k,
+                     .values_step = r->values_strides[a], .indices_step = r->indices_strides[a]};
     plan_columns(t, r, c);
-    t->nk = 0;
     t->units = t->blocks;
     for (int d = 0; d < r->rank; d++) {
         if (d == r->axis || d == c)

@@ -49,7 +49,9 @@ VINLINE void L(topk_cols_insert)(vec x, vec tag, char *keys, char *tags, int64_t
 
 /* Rows [r0, r1) of a chunk starting at row c0 into nc columns (whole
    vectors); a full column block skips a vector none of whose keys beats
-   its k-th. */
+   its k-th. Each vector asks memory for the same row's next block (the
+   engine's next call, likely), a block's time ahead; the address may lie
+   past the input: it is formed as an integer. */
 VINLINE void L(topk_cols_rows)(const char *p, int64_t r0, int64_t r1, int64_t c0, int64_t rs,
                                int64_t nc, int64_t k, int64_t ld, char *keys, char *tags, int op,
                                int kind, int64_t inf, int sw)
@@ -60,7 +62,7 @@ VINLINE void L(topk_cols_rows)(const char *p, int64_t r0, int64_t r1, int64_t c0
         const int64_t m = r < k ? r : k;
         const vec tag = L(v_set1)(r - c0);
         for (int64_t j = 0; j < nc; j += V_BYTES / W) {
-            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(rs + j * W)));
+            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)((nc + j) * W)));
             vec x = L(keys_at)(q + j * W, op, kind, inf, sw);
             if (m == k && !L(v_gt)(x, v_load(keys + last + j * W)))
                 continue;
