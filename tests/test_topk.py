@@ -205,6 +205,79 @@ def test_many_rows_and_columns_over_threads(threads, n_threads):
     check(x[:, ::-1], 3, 1, sorted=0)
 
 
+COLS_K = 16  # the column kernels' largest k (csrc/kernels/topk.h); above it rows are scanned
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_channel_axis_by_columns(dtype):
+    """TopK over an axis that is not the fastest-moving one (a segmentation
+    map's channels): each column's k best kept row by row, k from 1 to the
+    axis' extent, across the kernels' largest k, column counts that leave a
+    partial vector, both byte orders."""
+    rng = np.random.default_rng(int(dtype.num) + 40)
+    for ties in (True, False):
+        x = sample(rng, (2, 21, 3, 67), dtype, ties)
+        for k in (1, 2, 5, 8, COLS_K, COLS_K + 1, 21):
+            check(x, k, 1, largest=k % 2, sorted=k // 2 % 2)
+            check(x, k, 1, largest=1 - k % 2, sorted=1 - k // 2 % 2)
+        if dtype != BFLOAT16 and dtype.itemsize > 1:
+            check(x.astype(dtype.newbyteorder("S")), 5, 1)
+            check(x.astype(dtype.newbyteorder("S")), 3, 1, largest=0, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.float32)]
+                         + ([BFLOAT16] if BFLOAT16 is not None else []), ids=str)
+def test_columns_ties_and_nan_at_lane_and_chunk_boundaries(dtype):
+    """Equal values and NaN where column vectors end (63, 64, 127, 128 ...)
+    and past 128 rows, where 8-bit lanes start a new chunk of row tags."""
+    rows, cols = 300, 131
+    x = np.zeros((rows, cols))
+    for r in (0, 5, 127, 128, 129, 255, 256, 299):
+        x[r, [0, 15, 16, 31, 32, 63, 64, 127, 128, 130]] = 1
+    if is_float(dtype):
+        x[[3, 128, 200], 64] = np.nan
+        x[[0, 127, 298], 130] = np.nan
+    x = x.astype(dtype)
+    for k in (1, 2, 7, 8, 9, COLS_K):
+        for largest in (0, 1):
+            check(x, k, 0, largest=largest)
+            check(x, k, 0, largest=largest, sorted=0)
+            check(x[::-1], k, 0, largest=largest)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.int16), np.dtype(np.uint16)], ids=str)
+def test_columns_past_16_bit_chunks(dtype):
+    """More rows than 16-bit row tags count (32768): the chunks' k best carried over."""
+    rng = np.random.default_rng(41)
+    x = sample(rng, (33000, 40), dtype, ties=True)
+    x[[5, 32767, 32768, 32999], 7] = np.iinfo(dtype).max
+    for k in (1, 3, COLS_K):
+        check(x, k, 0)
+        check(x, k, 0, largest=0, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.float64),
+                                   np.dtype(np.uint16)], ids=str)
+def test_columns_of_strided_and_reversed_views(dtype):
+    rng = np.random.default_rng(42)
+    base = sample(rng, (4, 30, 150), dtype)
+    for x in (base[:, :, ::-1], base[:, ::-1, ::2], base[..., ::-3], base[:, 1::2, 3:140],
+              base.transpose(0, 2, 1)[:, ::-1], np.broadcast_to(base[:, :, :1], base.shape)):
+        for k in (1, 4, min(COLS_K, x.shape[1])):
+            check(x, k, 1)
+            check(x, k, 1, largest=0, sorted=0)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_columns_over_threads(threads, n_threads):
+    threads(n_threads)
+    rng = np.random.default_rng(43)
+    x = sample(rng, (2, 21, 160, 400), np.dtype(np.float32))  # ~21 MiB: split into ranges of blocks
+    for k in (1, 5):
+        check(x, k, 1)
+        check(x, k, 1, largest=0, sorted=0)
+
+
 def test_k_zero_gives_empty_outputs():
     x = np.arange(12.0).reshape(3, 4)
     values, indices = argext.topk(x, 0, 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/plan.h"
+#include "engine/topk.h"
 #include "kernels/dtypes.h"
 #include "runtime/scratch.h"
 #include "runtime/threads.h"
@@ -168,6 +169,8 @@ static int64_t plan_tasks(topk_plan *t, int parts)
 
 argext_status argext_engine_topk(const argext_topk_request *r)
 {
+    if (argext_topk_cols_apply(r))
+        return argext_engine_topk_cols(r);
     topk_plan t;
     plan_topk(&t, r);
     if (t.positions == 0)

@@ -71,6 +71,17 @@ typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t 
 typedef void (*argext_topk_kernel)(const char *p, int64_t n, int64_t s, int64_t i0,
                                    argext_topk_set *set);
 
+/*
+ * TopK column kernel: the k best (1 <= k <= ARGEXT_TOPK_COLS_K <= rows) of
+ * each of bn columns (byte stride cs) over `rows` rows (byte stride rs,
+ * maybe negative) from p. Writes column j's rows, in rank order (key, then
+ * lower row), to idx[t * ld + j], t < k (ld >= bn). `work` holds
+ * 2 * k * ld int64 places; its instances are TopK's two orders (ops.h).
+ */
+typedef void (*argext_topk_cols_kernel)(const char *p, int64_t rows, int64_t rs, int64_t bn,
+                                        int64_t cs, int64_t k, int64_t ld, int64_t *idx,
+                                        void *work);
+
 typedef struct argext_kernel_table {
     argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The row kernel for input of the opposite byte order (itemsize > 1). */
@@ -82,6 +93,9 @@ typedef struct argext_kernel_table {
     argext_topk_kernel topk[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The TopK scan for input of the opposite byte order (itemsize > 1). */
     argext_topk_kernel topk_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_topk_cols_kernel topk_cols[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* The TopK column kernel for input of the opposite byte order. */
+    argext_topk_cols_kernel topk_cols_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
 #endif /* ARGEXT_ABI_H */

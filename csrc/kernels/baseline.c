@@ -163,6 +163,33 @@
         topk_swapped_blocks(FN, p, n, s, (int)sizeof(ET), i0, set);                        \
     }
 
+/* An element of the opposite byte order, read swapped. */
+static void *load_swapped(void *dst, const char *src, size_t w)
+{
+    for (size_t b = 0; b < w; b++)
+        ((char *)dst)[b] = src[w - 1 - b];
+    return dst;
+}
+#define LOAD_SWAPPED(ET, p) (*(ET *)load_swapped(&(ET){0}, (p), sizeof(ET)))
+
+/* TopK's columns: each column's k best kept by insertion, row by row. */
+#define DEFINE_TOPK_COLS(FN, ET, KT, KEY, KIND, LOADER)                                      \
+    static void FN(const char *p, int64_t rows, int64_t rs, int64_t bn, int64_t cs, int64_t k, \
+                   int64_t ld, int64_t *idx, void *work)                                      \
+    {                                                                                        \
+        int64_t *keys = (int64_t *)work;                                                     \
+        for (int64_t r = 0; r < rows; r++) {                                                 \
+            const char *q = p + r * rs;                                                      \
+            int64_t m = r < k ? r : k;                                                       \
+            for (int64_t j = 0; j < bn; j++)                                                 \
+                argext_topk_col_insert(keys + j, idx + j, ld, m, k,                          \
+                                       LANE_KEY_##KIND(KT, KEY(LOADER(ET, q + j * cs))), r); \
+        }                                                                                    \
+    }
+#define DEFINE_TOPK_COLS_OP(OP, NAME, ET, KT, KEY, KIND)                           \
+    DEFINE_TOPK_COLS(KERNEL(OP, topk_cols, NAME), ET, KT, KEY, KIND, LOAD)         \
+    DEFINE_TOPK_COLS(KERNEL(OP, topk_cols_swapped, NAME), ET, KT, KEY, KIND, LOAD_SWAPPED)
+
 #define DEFINE_OP(NAME, ET, KT, KMAX, OP, KEY)                                     \
     DEFINE_ROW(KERNEL(OP, row, NAME), ET, KT, KMAX, KEY)                           \
     DEFINE_COLS(KERNEL(OP, cols, NAME), ET, KT, KEY)                               \
@@ -176,7 +203,9 @@
     DEFINE_TOPK(KERNEL(argmax, topk, NAME), KERNEL(argmax, topk_swapped, NAME), ET, KT, \
                 argext_keymax_##NAME, KIND)                                             \
     DEFINE_TOPK(KERNEL(argmin, topk, NAME), KERNEL(argmin, topk_swapped, NAME), ET, KT, \
-                argext_keymin_##NAME, KIND)
+                argext_keymin_##NAME, KIND)                                             \
+    DEFINE_TOPK_COLS_OP(argmax, NAME, ET, KT, argext_keymax_##NAME, KIND)                \
+    DEFINE_TOPK_COLS_OP(argmin, NAME, ET, KT, argext_keymin_##NAME, KIND)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
 /* No column kernel reads byte-swapped input in place here. */

@@ -16,3 +16,5 @@
     .swap = SWAP_KERNEL,
     .topk = ARGEXT_TABLE_TOPK_OPS(topk),
     .topk_swapped = ARGEXT_TABLE_TOPK_OPS(topk_swapped),
+    .topk_cols = ARGEXT_TABLE_TOPK_OPS(topk_cols),
+    .topk_cols_swapped = ARGEXT_TABLE_TOPK_OPS(topk_cols_swapped),

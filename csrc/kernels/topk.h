@@ -92,4 +92,25 @@ static inline void argext_topk_offer(argext_topk_set *s, int64_t key, int64_t id
         argext_topk_compact(s);
 }
 
+/* k up to this is taken by the column kernels (abi.h): each row costs them
+   O(k) per column. */
+#define ARGEXT_TOPK_COLS_K 16
+
+/* A column's k best (keys[t * step], rows idx[t * step], rank order, m of
+   them filled) offered the key of a later row: it enters after every key
+   at or above its own (those rows came first). */
+static inline void argext_topk_col_insert(int64_t *keys, int64_t *idx, int64_t step, int64_t m,
+                                          int64_t k, int64_t key, int64_t row)
+{
+    if (m == k && key <= keys[(k - 1) * step])
+        return;
+    int64_t t = m == k ? k - 1 : m;
+    for (; t > 0 && keys[(t - 1) * step] < key; t--) {
+        keys[t * step] = keys[(t - 1) * step];
+        idx[t * step] = idx[(t - 1) * step];
+    }
+    keys[t * step] = key;
+    idx[t * step] = row;
+}
+
 #endif /* ARGEXT_KERNELS_TOPK_H */

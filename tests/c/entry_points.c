@@ -15,7 +15,8 @@ void test_entry_points(int cases_per_combo, int one_axis)
     static const int64_t long_shapes[][3] = {
         {1, 700, 1}, {3, 1100, 1}, {2, 3, 1500}, {1, 1, 2600}, {600, 2, 1}, {1030, 3, 1}, {2, 257, 5},
         {1, 1, 9000},  /* several branch-free chunks of int8 at 128 bits */
-        {150, 1, 2}, {70, 2, 4}, {40, 1, 8}, {33, 2, 16}, {17, 2, 32}, {9, 1, 64}}; /* dense short rows */
+        {150, 1, 2}, {70, 2, 4}, {40, 1, 8}, {33, 2, 16}, {17, 2, 32}, {9, 1, 64}, /* dense short rows */
+        {300, 1, 70}}; /* TopK's columns: a partial vector, 8-bit row tags past one chunk */
     for (int op = 0; op < OP_COUNT; op++)
         for (int dt = 0; dt < ARGEXT_DTYPE_COUNT; dt++) {
             for (int c = 0; c < cases_per_combo; c++) {

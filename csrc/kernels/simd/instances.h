@@ -87,6 +87,20 @@ ARGEXT_DTYPES(SIMD_DTYPE)
         else                                                                                      \
             LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1,     \
                                    BASELINE_OF(topk_swapped, OP, ENUM));                          \
+    }                                                                                             \
+    SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
+    SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)
+/* TopK's column kernel where it applies, else the baseline's. */
+#define SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, SHAPE, SW)                          \
+    static void KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t rows, int64_t rs, int64_t bn,  \
+                                            int64_t cs, int64_t k, int64_t ld, int64_t *idx,      \
+                                            void *work)                                           \
+    {                                                                                             \
+        if (!LANE_OF(LN, topk_cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs))                       \
+            BASELINE_OF(SHAPE, OP, ENUM)(p, rows, rs, bn, cs, k, ld, idx, work);                  \
+        else                                                                                      \
+            LANE_OF(LN, topk_cols)(p, rows, rs, bn, k, ld, idx, work, ARGEXT_OP_##OP,             \
+                                   ARGEXT_KIND_##KIND, INF, SW);                                  \
     }
 #define SIMD_TOPK_DTYPE(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)        \
     SIMD_TOPK(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MAX, argmax) \

@@ -19,3 +19,4 @@
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
 #include "kernels/simd/entries.h"    /* the kernel shapes of abi.h */
 #include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */
+#include "kernels/simd/topk_cols.h"  /* TopK's columns */

@@ -82,9 +82,55 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     argext_topk_prime(set, set->cap, SMIN(W));
 }
 
+/* The lanes of a vector of keys as int64 keys. */
+VINLINE void L(topk_lanes_to_keys)(vec a, int64_t *keys)
+{
+    LANE_INT m[V_BYTES / W];
+    v_store((char *)m, a);
+    for (int64_t l = 0; l < V_BYTES / W; l++)
+        keys[l] = m[l];
+}
+
 /* Rows of up to this many bytes are primed from their lane maxima: read
    twice, the second time from L1. */
 #define TOPK_L1_ROW 16384
+
+/* k up to this finds the k-th lane maximum in registers, the largest taken
+   out k times, instead of the candidate set's selection: a short row's
+   priming then costs a few vector steps, not a branchy pass per key. */
+#define TOPK_KTH_IN_REGISTERS 8
+
+/* The k-th largest lane (repeats counted) of segs vectors acc (k <= segs *
+   lanes), acc spent. v_hmax gives its maximum in every lane. */
+VINLINE int64_t L(topk_kth_lane)(vec *acc, int64_t segs, int64_t k)
+{
+    const vec gone = L(v_set1)(SMIN(W));
+    for (;;) {
+        vec m = acc[0];
+        for (int64_t g = 1; g < segs; g++)
+            m = L(v_max)(m, acc[g]);
+        m = L(v_hmax)(m);
+        int64_t bits = 0;
+        for (int64_t g = 0; g < segs; g++) {
+            for (uint64_t eq = L(v_eq)(acc[g], m); eq; eq &= eq - 1)
+                bits++;
+            acc[g] = L(v_sel_gt)(m, acc[g], gone, acc[g]); /* the maximum's lanes out */
+        }
+        k -= bits / MASK_BITS(W);
+        if (k <= 0)
+            return L(v_lane0)(m);
+    }
+}
+
+/* An empty set given the threshold below kth (the k-th largest key of
+   distinct elements), as argext_topk_prime does. */
+VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
+{
+    if (kth <= SMIN(W) + 1)
+        return; /* no threshold: the set stays open */
+    set->open = 0;
+    set->thr = kth - 1;
+}
 
 /* An empty set primed from the lane maxima of each of `segs` segments of
    the row's whole vectors (segs * lanes >= 2k keys of distinct elements):
@@ -95,17 +141,22 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
     if (segs * lanes > set->cap || nv < segs)
         return; /* k too large for the set's key places: it stays open */
-    LANE_INT m[V_BYTES / W];
+    vec acc[TOPK_KTH_IN_REGISTERS * 2];
+    const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
     for (int64_t g = 0; g < segs; g++) {
         int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
-        vec acc = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
         while (++v < v1)
-            acc = L(v_max)(acc, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
-        v_store((char *)m, acc);
-        for (int64_t l = 0; l < lanes; l++)
-            set->keys[g * lanes + l] = m[l];
+            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        if (in_registers)
+            acc[g] = a;
+        else
+            L(topk_lanes_to_keys)(a, set->keys + g * lanes);
     }
-    argext_topk_prime(set, segs * lanes, SMIN(W));
+    if (in_registers)
+        L(topk_threshold)(set, L(topk_kth_lane)(acc, segs, set->k));
+    else
+        argext_topk_prime(set, segs * lanes, SMIN(W));
 }
 
 /* Whether the scan takes rows of n elements, byte stride s (the rest go to

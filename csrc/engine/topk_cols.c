@@ -1,0 +1,209 @@
+/*
+ * topk_cols.c - TopK along an axis that is not the fastest-moving one:
+ * blocks of columns of the innermost kept dimension go to the level's TopK
+ * column kernel, which keeps each column's k best over the axis' rows in
+ * one pass, instead of a strided row scan per column. Blocks (times the
+ * other kept positions) are split over threads in ranges.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/plan.h"
+#include "engine/topk.h"
+#include "kernels/dtypes.h"
+#include "runtime/scratch.h"
+#include "runtime/threads.h"
+
+/* A block's keys and tags (2 * k lane values per column) fit this many
+   bytes, so that the kernel's row-by-row updates stay in L1. */
+#define STATE_BYTES 16384
+#define BLOCK_MIN 64
+#define BLOCK_MAX 4096
+
+typedef struct {
+    const char *in;
+    char *values, *indices;
+    argext_topk_cols_kernel kernel;
+    size_t itemsize;
+    int swapped, sorted, nk;
+    int64_t n, rs, k;                  /* the axis: rows, byte stride; and k */
+    int64_t values_step, indices_step; /* along the axis */
+    int64_t cols, cs, vs, is;          /* the columns: extent, input/values/indices strides */
+    int64_t block, blocks;             /* columns per block, blocks per kept position */
+    argext_dim kept[ARGEXT_MAX_RANK];   /* the other kept dimensions: input and values */
+    argext_dim kept_i[ARGEXT_MAX_RANK]; /* the same: indices */
+    int64_t units, ranges, per_task;    /* blocks in all; tasks; int64 places per task */
+    int64_t *mem;
+} cols_plan;
+
+/* The kept dimension whose columns the kernel reads: the one of smallest
+   byte stride, if finer than the axis'; -1 if none. */
+static int column_dim(const argext_topk_request *r)
+{
+    int best = -1;
+    int64_t axis = llabs(r->strides[r->axis]);
+    for (int d = 0; d < r->rank; d++) {
+        int64_t s = llabs(r->strides[d]);
+        if (d == r->axis || r->shape[d] < 2 || s == 0 || s >= axis)
+            continue;
+        if (best < 0 || s < llabs(r->strides[best]))
+            best = d;
+    }
+    return best;
+}
+
+int argext_topk_cols_apply(const argext_topk_request *r)
+{
+    return r->k <= ARGEXT_TOPK_COLS_K && r->strides[r->axis] != 0 && column_dim(r) >= 0;
+}
+
+/* Columns per block: the kernel's state within STATE_BYTES. */
+static int64_t block_of(int64_t k, int64_t itemsize, int64_t cols)
+{
+    int64_t b = STATE_BYTES / (2 * k * itemsize) / BLOCK_MIN * BLOCK_MIN;
+    b = b < BLOCK_MIN ? BLOCK_MIN : b > BLOCK_MAX ? BLOCK_MAX : b;
+    return b < cols ? b : cols;
+}
+
+/* The columns' strides made positive (all three flipped: the columns are
+   independent, so any order of them gives the same outputs). */
+static void plan_columns(cols_plan *t, const argext_topk_request *r, int c)
+{
+    t->cols = r->shape[c];
+    t->cs = r->strides[c];
+    t->vs = r->values_strides[c];
+    t->is = r->indices_strides[c];
+    if (t->cs < 0) {
+        t->in += (t->cols - 1) * t->cs;
+        t->values += (t->cols - 1) * t->vs;
+        t->indices += (t->cols - 1) * t->is;
+        t->cs = -t->cs, t->vs = -t->vs, t->is = -t->is;
+    }
+    t->block = block_of(t->k, (int64_t)t->itemsize, t->cols);
+    t->blocks = (t->cols + t->block - 1) / t->block;
+}
+
+static void plan_cols(cols_plan *t, const argext_topk_request *r)
+{
+    const argext_kernel_table *kt = argext_active_kernels();
+    int dt = r->dtype & ~ARGEXT_BYTESWAPPED, op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN;
+    int c = column_dim(r), a = r->axis;
+    size_t w = argext_itemsize(dt);
+    int swapped = (r->dtype & ARGEXT_BYTESWAPPED) && w > 1;
+    *t = (cols_plan){.in = r->data, .values = r->values, .indices = r->indices,
+                     .kernel = (swapped ? kt->topk_cols_swapped : kt->topk_cols)[op][dt],
+                     .itemsize = w, .swapped = swapped, .sorted = r->sorted,
+                     .n = r->shape[a], .rs = r->strides[a], .k = r->k,
+                     .values_step = r->values_strides[a], .indices_step = r->indices_strides[a]};
+    plan_columns(t, r, c);
+    t->units = t->blocks;
+    for (int d = 0; d < r->rank; d++) {
+        if (d == r->axis || d == c)
+            continue;
+        t->kept[t->nk] = (argext_dim){r->shape[d], r->strides[d], r->values_strides[d]};
+        t->kept_i[t->nk++] = (argext_dim){r->shape[d], 0, r->indices_strides[d]};
+        t->units *= r->shape[d];
+    }
+    t->per_task = 3 * t->k * t->block; /* rows out, then the kernel's work */
+}
+
+/* Each column's k rows in increasing order (sorted == 0). */
+static void index_order(int64_t *idx, int64_t k, int64_t bn)
+{
+    for (int64_t j = 0; j < bn; j++)
+        for (int64_t a = 1; a < k; a++) {
+            int64_t x = idx[a * bn + j], b = a;
+            for (; b > 0 && idx[(b - 1) * bn + j] > x; b--)
+                idx[b * bn + j] = idx[(b - 1) * bn + j];
+            idx[b * bn + j] = x;
+        }
+}
+
+/* One element copied into native order. */
+static void copy_value(char *dst, const char *src, size_t w, int swapped)
+{
+    if (swapped)
+        for (size_t b = 0; b < w; b++)
+            dst[b] = src[w - 1 - b];
+    else if (w == 4)
+        memcpy(dst, src, 4);
+    else if (w == 2)
+        memcpy(dst, src, 2);
+    else
+        memcpy(dst, src, w);
+}
+
+/* A block's bn columns written out: the k rows of each (idx, rank order). */
+static void write_block(const cols_plan *t, const char *in, char *values, char *indices,
+                        int64_t bn, int64_t *idx)
+{
+    if (!t->sorted)
+        index_order(idx, t->k, bn);
+    for (int64_t s = 0; s < t->k; s++) {
+        char *v = values + s * t->values_step, *x = indices + s * t->indices_step;
+        for (int64_t j = 0; j < bn; j++) {
+            int64_t row = idx[s * bn + j];
+            copy_value(v + j * t->vs, in + row * t->rs + j * t->cs, t->itemsize, t->swapped);
+            memcpy(x + j * t->is, &row, sizeof row);
+        }
+    }
+}
+
+/* Blocks [u0, u1), block u of kept position u / blocks. */
+static void run_units(const cols_plan *t, int64_t u0, int64_t u1, int64_t *mem)
+{
+    int64_t *idx = mem, *work = mem + t->k * t->block, pos = u0 / t->blocks;
+    argext_iter at, at_i;
+    argext_iter_seek(&at, t->nk, t->kept, pos);
+    argext_iter_seek(&at_i, t->nk, t->kept_i, pos);
+    for (int64_t u = u0; u < u1; u++) {
+        if (u / t->blocks != pos) {
+            argext_iter_next(&at);
+            argext_iter_next(&at_i);
+            pos++;
+        }
+        int64_t c0 = (u % t->blocks) * t->block;
+        int64_t bn = t->cols - c0 < t->block ? t->cols - c0 : t->block;
+        const char *in = t->in + at.in + c0 * t->cs;
+        t->kernel(in, t->n, t->rs, bn, t->cs, t->k, bn, idx, work);
+        write_block(t, in, t->values + at.out + c0 * t->vs, t->indices + at_i.out + c0 * t->is,
+                    bn, idx);
+    }
+}
+
+static void cols_task(void *context, int64_t task)
+{
+    const cols_plan *t = (const cols_plan *)context;
+    run_units(t, argext_part_start(t->units, t->ranges, task),
+              argext_part_start(t->units, t->ranges, task + 1), t->mem + task * t->per_task);
+}
+
+argext_status argext_engine_topk_cols(const argext_topk_request *r)
+{
+    cols_plan t;
+    plan_cols(&t, r);
+    if (t.units == 0)
+        return ARGEXT_OK;
+    int64_t per_unit = t.n * t.block * (int64_t)t.itemsize; /* n <= SIZE_MAX / itemsize */
+    int64_t bytes = t.units > INT64_MAX / per_unit ? INT64_MAX : t.units * per_unit;
+    int parts = argext_parts_for(bytes);
+    t.ranges = t.units < parts ? t.units : parts;
+    size_t need = (size_t)(t.ranges * t.per_task) * sizeof(int64_t);
+    void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch)), *heap = NULL;
+    t.mem = scratch && need <= sizeof(argext_engine_scratch) ? (int64_t *)scratch : NULL;
+    if (!t.mem)
+        t.mem = heap = malloc(need);
+    if (!t.mem) {
+        if (scratch)
+            argext_scratch_release(scratch);
+        return ARGEXT_ERR_NOMEM;
+    }
+    if (t.ranges == 1)
+        cols_task(&t, 0);
+    else
+        argext_run_parallel(t.ranges, cols_task, &t);
+    free(heap);
+    if (scratch)
+        argext_scratch_release(scratch);
+    return ARGEXT_OK;
+}
