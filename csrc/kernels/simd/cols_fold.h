@@ -125,7 +125,9 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
         r = 1;
     }
 #if ISA_MASKED_STORE
-    if (bn <= ROWBUF_COLS && (rows > 1 || !init)) {
+    /* narrow blocks: the stores every row would chain pair to pair through
+       best; the improve test skips them */
+    if (bn <= ROWBUF_COLS && bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
         L(cols_chunks)(p, r, rows, rs, fw, bn, f0, init, best, idx, flip, last, op, kind, inf, sw);
         return;
     }
