@@ -19,16 +19,15 @@ VINLINE int64_t L(cols_vector)(int64_t j, int64_t bn)
 
 /* Rows q and q + rs (rs 0: one row) at columns jj folded into best; *u0 and
    *u1 get the lanes each improves. Unless dense, returns 0 without storing
-   when neither improves a column. pf (two rows further on, or the next
-   block's first rows) is asked for: the hardware prefetcher alone loses
-   the fold's many short streams. Its address may lie past the input: it
-   is formed as an integer. */
-VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf, int64_t prs,
+   when neither improves a column. The rows read two pairs on (pf0, pf1)
+   are asked for: the hardware prefetcher alone loses the fold's many short
+   streams. */
+VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, uintptr_t pf1,
                          char *best, vmask *u0, vmask *u1, vec flip, int last, int dense, int op,
                          int kind, int64_t inf, int sw)
 {
-    argext_prefetch((const char *)(pf + (uintptr_t)(jj * W)));
-    argext_prefetch((const char *)(pf + (uintptr_t)(prs + jj * W)));
+    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
     vec k0 = L(keys_at)(q + jj * W, op, kind, inf, sw);
     vec k1 = L(keys_at)(q + rs + jj * W, op, kind, inf, sw);
     vec b = v_xor(v_load(best + jj * W), flip), m = L(v_max)(k0, k1);
@@ -41,12 +40,12 @@ VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf, in
     return 1;
 }
 
-/* Where the pair from row r (of p, rows rows) asks memory for: two rows on,
-   or, at the block's end, the next block's first rows (bn columns on). */
-VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t bn)
+/* Row a of the stream of rows the fold reads, the block's rows then the
+   next blocks' (bn columns on each). May lie past the input: the address is
+   formed as an integer. */
+VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t a, int64_t rows, int64_t rs, int64_t bn)
 {
-    int64_t a = r + 2 < rows ? r + 2 : r + 2 - rows;
-    return (uintptr_t)p + (uintptr_t)(a * rs + (r + 2 < rows ? 0 : bn * W));
+    return (uintptr_t)p + (uintptr_t)(a % rows * rs + a / rows * bn * W);
 }
 
 /* Rows r and r + 1 (r + 1 == rows: row r alone) into best; where a column
@@ -56,11 +55,12 @@ VINLINE void L(cols_pair_index)(const char *p, int64_t r, int64_t rows, int64_t 
                                 int last, int op, int kind, int64_t inf, int sw)
 {
     const int64_t r1 = r + 1 < rows ? r + 1 : r;
-    const uintptr_t pf = L(cols_ahead)(p, r, rows, rs, bn);
+    const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
+    const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
         vmask u0, u1;
-        if (L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf, rs, best, &u0, &u1, flip, last, 0, op,
+        if (L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 0, op,
                          kind, inf, sw)) {
             L(v_store_index)(idx + jj, u0, f0 + r * fw);
             L(v_store_index)(idx + jj, u1, f0 + r1 * fw);
@@ -75,11 +75,12 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
                                 int64_t bn, int64_t c0, char *best, int8_t *row_of, vec flip,
                                 int last, int op, int kind, int64_t inf, int sw)
 {
-    const uintptr_t pf = L(cols_ahead)(p, r, rows, rs, bn);
+    const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
+    const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
         vmask u0, u1;
-        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf, rs, best, &u0, &u1, flip, last, 1, op,
+        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 1, op,
                      kind, inf, sw);
         L(v_store_row)(row_of + jj, u0, (int)(r - c0));
         L(v_store_row)(row_of + jj, u1, (int)(r1 - c0));
@@ -116,10 +117,12 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     int64_t r = 0;
     if (init) {
+        const uintptr_t pf0 = L(cols_ahead)(p, 1, rows, rs, bn);
+        const uintptr_t pf1 = L(cols_ahead)(p, 2, rows, rs, bn);
         for (int64_t j = 0; j < bn; j += V_BYTES / W) {
             int64_t jj = L(cols_vector)(j, bn);
-            argext_prefetch((const char *)((uintptr_t)p + (uintptr_t)(rs + jj * W)));
-            argext_prefetch((const char *)((uintptr_t)p + (uintptr_t)(2 * rs + jj * W)));
+            argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+            argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
             v_store(best + jj * W, v_xor(L(keys_at)(p + jj * W, op, kind, inf, sw), flip));
         }
         r = 1;
