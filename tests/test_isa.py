@@ -204,9 +204,10 @@ def planted_folds(rng, dtype, rows, cols, block):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_column_blocks_and_row_chunks(isa, dtype):
-    """Column folds across the engine's column blocks (8 KiB of each row) and the
-    kernel's row chunks (128 rows noted in bytes between index flushes), both
-    byte orders, reversed axis, two reduced axes, on 1 and 2 threads."""
+    """Column folds across the engine's column blocks (8 KiB of each row, the
+    first one shortened on a misaligned input) and the kernel's row chunks (128
+    rows noted in bytes between index flushes), both byte orders, reversed
+    axis, two reduced axes, on 1 and 2 threads."""
     rng = np.random.default_rng(24)
     block = min(4096, 8192 // dtype.itemsize)
     shapes = ((2, 2 * block + 1), (3, block - 1), (127, block + 5), (128, 70), (129, block + 16),
@@ -218,6 +219,10 @@ def test_column_blocks_and_row_chunks(isa, dtype):
                 x = planted_folds(rng, dtype, rows, cols, block)
                 check_all(x, 0)
                 check_all(x[::-1], 0)
+                for off in (1, 3):  # the first block shortened to align the next ones
+                    z = np.empty(x.size + 8, dtype)
+                    z[off:off + x.size] = x.ravel()
+                    check_all(z[off:off + x.size].reshape(x.shape), 0)
                 if dtype != BFLOAT16:
                     check_all(x.astype(dtype.newbyteorder()), 0)
             x = planted_folds(rng, dtype, 260, block + 3, block).reshape(2, 130, block + 3)

@@ -119,6 +119,17 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
     }
 }
 
+/* The first block's columns: it ends where the input's vectors fall on cache
+   lines (NumPy's large arrays start 16 bytes past one), so that the blocks
+   after it read every vector from one line instead of two. */
+static int64_t first_block(const argext_plan *p, const char *q, int64_t block, int64_t n)
+{
+    const int64_t w = (int64_t)p->itemsize, off = (int64_t)((uintptr_t)q % 64);
+    if (p->inner.in_stride != w || off % w != 0 || off == 0 || n < 2 * block)
+        return block;
+    return block - off / w;
+}
+
 /* Kept positions [j0, j1) of one inner run, folded a block of columns at a
    time: COL_BLOCK_BYTES of each row, so that the best keys, the next rows'
    pieces and the row being read share L1. An int64 output in order takes
@@ -128,8 +139,9 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
 {
     const argext_dim *inner = &p->inner;
     const int64_t block = min64(ARGEXT_COL_BLOCK, COL_BLOCK_BYTES / (int64_t)p->itemsize);
-    for (int64_t jb = j0; jb < j1; jb += block) {
-        int64_t bn = min64(block, j1 - jb);
+    int64_t bn = first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
+    for (int64_t jb = j0; jb < j1; jb += bn, bn = block) {
+        bn = min64(bn, j1 - jb);
         const char *q = pin + jb * inner->in_stride;
         char *o = pout + jb * inner->out_step;
         int direct = p->out_dtype == ARGEXT_INT64 && inner->out_step == (int64_t)sizeof(int64_t) &&
