@@ -121,13 +121,15 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
 
 /* The first block's columns: it ends where the input's vectors fall on cache
    lines (NumPy's large arrays start 16 bytes past one), so that the blocks
-   after it read every vector from one line instead of two. */
+   after it read every vector from one line instead of two; rows under 2 KiB
+   are not worth a second pass. */
 static int64_t first_block(const argext_plan *p, const char *q, int64_t block, int64_t n)
 {
     const int64_t w = (int64_t)p->itemsize, off = (int64_t)((uintptr_t)q % 64);
-    if (p->inner.in_stride != w || off % w != 0 || off == 0 || n < 2 * block)
+    if (p->inner.in_stride != w || off % w != 0 || off == 0 || n * w < 2048)
         return block;
-    return block - off / w;
+    /* one block: a narrow one (two vectors, the second on a line) first */
+    return n < 2 * block ? (128 - off) / w : block - off / w;
 }
 
 /* Kept positions [j0, j1) of one inner run, folded a block of columns at a
