@@ -3,9 +3,10 @@
  * bn >= V_BYTES / W contiguous columns folded over `rows` rows, two rows at
  * a time: one load and store of the best keys per two input vectors keeps
  * the loop short enough for the core to have many lines in flight. With
- * masked stores every row is branch-free: improving columns note their row
- * in a byte, flushed to indices every ROW_CHUNK rows; without, a pair that
- * improves no column skips its stores.
+ * masked stores the first CHUNKED_ROWS rows are branch-free: improving
+ * columns note their row in a byte, flushed to indices every ROW_CHUNK rows;
+ * after them, or without masked stores, a pair that improves no column
+ * skips its stores.
  * The last vector of a row may overlap the one before it (idempotent: a
  * column updated twice by the same rows gets the same key and index).
  * best holds the keys of dtypes.h (unsigned ones flipped back, `flip`).
@@ -45,7 +46,12 @@ VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, u
    formed as an integer. */
 VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t a, int64_t rows, int64_t rs, int64_t bn)
 {
-    return (uintptr_t)p + (uintptr_t)(a % rows * rs + a / rows * bn * W);
+    int64_t blocks = 0;
+    if (a >= rows) { /* the last rows only: no division in the loop */
+        blocks = a / rows;
+        a -= blocks * rows;
+    }
+    return (uintptr_t)p + (uintptr_t)(a * rs + blocks * bn * W);
 }
 
 /* Rows r and r + 1 (r + 1 == rows: row r alone) into best; where a column
@@ -94,7 +100,7 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t rs, 
                             int last, int op, int kind, int64_t inf, int sw)
 {
     int8_t row_of[ROWBUF_COLS];
-    for (int64_t c0 = init ? 0 : r; c0 < rows; c0 = r, init = 0) {
+    for (int64_t c0 = init ? 0 : r; c0 < rows && c0 < CHUNKED_ROWS; c0 = r, init = 0) {
         const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
         memset(row_of, init ? 0 : -1, (size_t)bn);
         for (; r < c1; r += 2)
@@ -132,7 +138,10 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
        best; the improve test skips them */
     if (bn <= ROWBUF_COLS && bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
         L(cols_chunks)(p, r, rows, rs, fw, bn, f0, init, best, idx, flip, last, op, kind, inf, sw);
-        return;
+        if (rows <= CHUNKED_ROWS)
+            return;
+        r = CHUNKED_ROWS;
+        init = 0;
     }
 #endif
     if (init)
