@@ -187,6 +187,53 @@ def test_column_mode(isa, dtype):
     check_all(x[:, :, ::2], 1)  # strided columns
 
 
+def planted_folds(rng, dtype, rows, cols, block):
+    """A (rows, cols) fold whose ties of the maximum and minimum (and NaN for
+    floats) sit on the rows around the kernel's 128-row chunks and the columns
+    around the engine's column blocks."""
+    x = sample(rng, dtype, (rows, cols), spread=3)
+    hot_rows = [r for r in (0, 1, 126, 127, 128, 129, 255, 256, rows - 2, rows - 1)
+                if 0 <= r < rows]
+    hot_cols = [c for c in (0, block - 1, block, 2 * block - 1, 2 * block, cols - 1) if c < cols]
+    for c in hot_cols:
+        top = rng.choice(hot_rows, min(3, len(hot_rows)), replace=False)
+        x[top[:2], c] = 9
+        x[top[2:], c] = np.nan if is_float(dtype) else 0
+    return x
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_column_blocks_and_row_chunks(isa, dtype):
+    """Column folds across the engine's column blocks (8 KiB of each row, the
+    first one shortened on a misaligned input) and the kernel's row chunks (128
+    rows noted in bytes between index flushes), both byte orders, reversed
+    axis, two reduced axes, on 1 and 2 threads."""
+    rng = np.random.default_rng(24)
+    block = min(4096, 8192 // dtype.itemsize)
+    shapes = ((2, 2 * block + 1), (3, block - 1), (127, block + 5), (128, 70), (129, block + 16),
+              (257, 40), (300, 2 * block + 3))
+    try:
+        for threads in (1, 2):
+            argext.set_num_threads(threads)
+            for rows, cols in shapes:
+                x = planted_folds(rng, dtype, rows, cols, block)
+                check_all(x, 0)
+                check_all(x[::-1], 0)
+                for off in (1, 3):  # the first block shortened to align the next ones
+                    z = np.empty(x.size + 8, dtype)
+                    z[off:off + x.size] = x.ravel()
+                    check_all(z[off:off + x.size].reshape(x.shape), 0)
+                if dtype != BFLOAT16:
+                    check_all(x.astype(dtype.newbyteorder()), 0)
+            x = planted_folds(rng, dtype, 260, block + 3, block).reshape(2, 130, block + 3)
+            for op, fn in (("max", argext.reduce_argmax), ("min", argext.reduce_argmin)):
+                for direction in ("increasing", "decreasing"):
+                    want = multi_axis_reference(x, (0, 1), last=direction == "decreasing", op=op)
+                    assert np.array_equal(fn(x, (0, 1), axis_direction=direction), want)
+    finally:
+        argext.set_num_threads(None)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_short_rows(isa, dtype):
     rng = np.random.default_rng(5)

@@ -14,8 +14,8 @@
 #include "engine/layout.h"
 #include "kernels/kernels.h"
 
-/* Columns per block in the column fold: a 4096-wide row is read whole (one
-   memory stream), while its keys and indices stay in L1/L2. */
+/* Most columns per block in the column fold (run.c cuts blocks of 8 KiB of
+   each row, fewer columns for wide dtypes): the scratch's keys and indices. */
 #define ARGEXT_COL_BLOCK 4096
 
 /* Scratch for byte-swapped input: the bytes a column fold converts per

@@ -12,6 +12,10 @@
    stay in L1 between the swap and the kernel. */
 #define SWAP_ROW_BYTES 16384
 
+#ifndef COL_BLOCK_BYTES
+#define COL_BLOCK_BYTES 8192
+#endif
+
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Writes base + idx[j] * weight, j < n, as the n outputs from out (byte
@@ -90,19 +94,19 @@ static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t
     return best_index;
 }
 
-/* bn columns at q folded over the axis into s->keys / s->idx. */
+/* bn columns at q folded over the axis into s->keys and idx. */
 static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f0, int init,
-                      argext_engine_scratch *s)
+                      int64_t *idx, argext_engine_scratch *s)
 {
     const argext_dim *ax = &p->axis;
     if (!p->swapped) {
         p->cols(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0, p->last, init,
-                s->keys, s->idx);
+                s->keys, idx);
         return;
     }
     /* byte-swapped: read in place where the kernel can, else through scratch */
     if (p->cols_swapped(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0,
-                        p->last, init, s->keys, s->idx))
+                        p->last, init, s->keys, idx))
         return;
     int64_t row_bytes = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / row_bytes;
     chunk = chunk > 0 ? chunk : 1;
@@ -111,27 +115,49 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
         p->swap(s->swap, q + r0 * ax->in_stride, m, ax->in_stride, bn, p->inner.in_stride,
                 (int)p->itemsize, m * ax->in_stride);
         p->cols((const char *)s->swap, m, row_bytes, ax->out_step, bn, (int64_t)p->itemsize,
-                f0 + r0 * ax->out_step, p->last, init && r0 == 0, s->keys, s->idx);
+                f0 + r0 * ax->out_step, p->last, init && r0 == 0, s->keys, idx);
     }
 }
 
-/* Kept positions [j0, j1) of one inner run, folded a block of columns at a time. */
+/* The first block's columns: it ends where the input's vectors fall on cache
+   lines (NumPy's large arrays start 16 bytes past one), so that the blocks
+   after it read every vector from one line instead of two; rows under 2 KiB
+   are not worth a second pass. */
+static int64_t first_block(const argext_plan *p, const char *q, int64_t block, int64_t n)
+{
+    const int64_t w = (int64_t)p->itemsize, off = (int64_t)((uintptr_t)q % 64);
+    if (p->inner.in_stride != w || off % w != 0 || off == 0 || n * w < 2048)
+        return block;
+    /* one block: a narrow one (two vectors, the second on a line) first */
+    return n < 2 * block ? (128 - off) / w : block - off / w;
+}
+
+/* Kept positions [j0, j1) of one inner run, folded a block of columns at a
+   time: COL_BLOCK_BYTES of each row, so that the best keys, the next rows'
+   pieces and the row being read share L1. An int64 output in order takes
+   the indices as the kernel writes them (no copy through scratch). */
 static void run_columns(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
                         argext_engine_scratch *s)
 {
     const argext_dim *inner = &p->inner;
-    for (int64_t jb = j0; jb < j1; jb += ARGEXT_COL_BLOCK) {
-        int64_t bn = min64(ARGEXT_COL_BLOCK, j1 - jb);
+    const int64_t block = min64(ARGEXT_COL_BLOCK, COL_BLOCK_BYTES / (int64_t)p->itemsize);
+    int64_t bn = first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
+    for (int64_t jb = j0; jb < j1; jb += bn, bn = block) {
+        bn = min64(bn, j1 - jb);
         const char *q = pin + jb * inner->in_stride;
+        char *o = pout + jb * inner->out_step;
+        int direct = p->out_dtype == ARGEXT_INT64 && inner->out_step == (int64_t)sizeof(int64_t) &&
+                     (uintptr_t)o % sizeof(int64_t) == 0;
+        int64_t *idx = direct ? (int64_t *)(void *)o : s->idx;
         int init = 1;
         argext_iter outer;
         argext_iter_seek(&outer, p->nr, p->reduced, 0);
         do {
-            fold_cols(p, q + outer.in, bn, outer.out, init, s);
+            fold_cols(p, q + outer.in, bn, outer.out + (direct ? p->flat0 : 0), init, idx, s);
             init = 0;
         } while (argext_iter_next(&outer));
-        store_indices(pout + jb * inner->out_step, inner->out_step, p->out_dtype, s->idx, bn,
-                      p->flat0, 1);
+        if (!direct)
+            store_indices(o, inner->out_step, p->out_dtype, s->idx, bn, p->flat0, 1);
     }
 }
 

@@ -32,7 +32,7 @@ typedef __m512i vec;
 /* Rows shorter than a vector: masked loads (the masked-off lanes are not
    read, so they cannot fault) and a fill for the lanes outside the row. */
 #define ISA_MASKED_LOAD 1
-/* The column fold's dense rows note each column's row (r < 128) in a byte
+/* The column fold's rows note each column's row (r < 128 in a chunk) in a byte
    for every lane set in `up`: one masked byte store per vector, where int64
    indices would take up to eight. */
 #define ISA_MASKED_STORE 1

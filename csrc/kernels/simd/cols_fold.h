@@ -1,10 +1,14 @@
 /*
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
- * bn >= V_BYTES / W contiguous columns folded over `rows` rows. The first
- * DENSE_ROWS rows update most columns of random data, so they store without
- * a (mispredicted) test; later rows store only where a column improves.
+ * bn >= V_BYTES / W contiguous columns folded over `rows` rows, two rows at
+ * a time: one load and store of the best keys per two input vectors keeps
+ * the loop short enough for the core to have many lines in flight. With
+ * masked stores the first CHUNKED_ROWS rows are branch-free: improving
+ * columns note their row in a byte, flushed to indices every ROW_CHUNK rows;
+ * after them, or without masked stores, a pair that improves no column
+ * skips its stores.
  * The last vector of a row may overlap the one before it (idempotent: a
- * column updated twice by the same row gets the same key and index).
+ * column updated twice by the same rows gets the same key and index).
  * best holds the keys of dtypes.h (unsigned ones flipped back, `flip`).
  */
 
@@ -14,69 +18,100 @@ VINLINE int64_t L(cols_vector)(int64_t j, int64_t bn)
     return j + V_BYTES / W <= bn ? j : bn - V_BYTES / W;
 }
 
-/* Columns jj.. of row q folded into best. Returns 1 and the lanes that
-   improve (*up) where any may (every row before DENSE_ROWS), else 0. Each
-   vector's next row is asked for a row ahead: the fold's stream of rows,
-   interleaved with its best keys and indices, outruns the hardware
-   prefetcher even when the rows are back to back. The address may lie
-   past the input: it is formed as an integer. */
-VINLINE int L(cols_update)(const char *q, int64_t jj, int64_t rs, int64_t r, char *best, vmask *up,
-                           vec flip, int last, int op, int kind, int64_t inf, int sw)
+/* Rows q and q + rs (rs 0: one row) at columns jj folded into best; *u0 and
+   *u1 get the lanes each improves. Unless dense, returns 0 without storing
+   when neither improves a column. The rows read two pairs on (pf0, pf1)
+   are asked for: the hardware prefetcher alone loses the fold's many short
+   streams. */
+VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, uintptr_t pf1,
+                         char *best, vmask *u0, vmask *u1, vec flip, int last, int dense, int op,
+                         int kind, int64_t inf, int sw)
 {
-    argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(rs + jj * W)));
-    vec k = L(keys_at)(q + jj * W, op, kind, inf, sw);
-    vec b = v_xor(v_load(best + jj * W), flip);
-    if (r >= DENSE_ROWS && !(last ? L(v_ge)(k, b) : L(v_gt)(k, b)))
+    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    vec k0 = L(keys_at)(q + jj * W, op, kind, inf, sw);
+    vec k1 = L(keys_at)(q + rs + jj * W, op, kind, inf, sw);
+    vec b = v_xor(v_load(best + jj * W), flip), m = L(v_max)(k0, k1);
+    if (!dense && !(last ? L(v_ge)(m, b) : L(v_gt)(m, b)))
         return 0;
-    *up = last ? L(v_gem)(k, b) : L(v_gtm)(k, b);
-    v_store(best + jj * W, v_xor(L(v_max)(k, b), flip));
+    *u0 = last ? L(v_gem)(k0, b) : L(v_gtm)(k0, b);
+    vec b1 = L(v_max)(k0, b);
+    *u1 = last ? L(v_gem)(k1, b1) : L(v_gtm)(k1, b1);
+    v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
     return 1;
 }
 
-/* Row r of the fold: where a column improves, idx = the row's flat index f. */
-VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t bn, int64_t f,
-                               char *best, int64_t *idx, vec flip, int last, int op, int kind,
-                               int64_t inf, int sw)
+/* Row a of the stream of rows the fold reads, the block's rows then the
+   next blocks' (bn columns on each). May lie past the input: the address is
+   formed as an integer. */
+VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t a, int64_t rows, int64_t rs, int64_t bn)
 {
-    const char *q = p + r * rs;
+    int64_t blocks = 0;
+    if (a >= rows) { /* the last rows only: no division in the loop */
+        blocks = a / rows;
+        a -= blocks * rows;
+    }
+    return (uintptr_t)p + (uintptr_t)(a * rs + blocks * bn * W);
+}
+
+/* Rows r and r + 1 (r + 1 == rows: row r alone) into best; where a column
+   improves, idx = the row's flat index f0 + row * fw. */
+VINLINE void L(cols_pair_index)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
+                                int64_t bn, int64_t f0, char *best, int64_t *idx, vec flip,
+                                int last, int op, int kind, int64_t inf, int sw)
+{
+    const int64_t r1 = r + 1 < rows ? r + 1 : r;
+    const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
+    const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
-        vmask up;
-        if (L(cols_update)(q, jj, rs, r, best, &up, flip, last, op, kind, inf, sw))
-            L(v_store_index)(idx + jj, up, f);
+        vmask u0, u1;
+        if (L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 0, op,
+                         kind, inf, sw)) {
+            L(v_store_index)(idx + jj, u0, f0 + r * fw);
+            L(v_store_index)(idx + jj, u1, f0 + r1 * fw);
+        }
     }
 }
 
 #if ISA_MASKED_STORE
-/* Row r < DENSE_ROWS of the fold: where a column improves, row_of = r (a
-   byte; the indices are written once after the dense rows). */
-VINLINE void L(cols_row_byte)(const char *p, int64_t r, int64_t rs, int64_t bn, char *best,
-                              int8_t *row_of, vec flip, int last, int op, int kind, int64_t inf,
-                              int sw)
+/* Rows r and r1 (r + 1, or r alone) of a chunk from row c0: where a column
+   improves, row_of = its row less c0 (a byte). */
+VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t rows, int64_t rs,
+                                int64_t bn, int64_t c0, char *best, int8_t *row_of, vec flip,
+                                int last, int op, int kind, int64_t inf, int sw)
 {
-    const char *q = p + r * rs;
+    const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
+    const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
-        vmask up;
-        if (L(cols_update)(q, jj, rs, r, best, &up, flip, last, op, kind, inf, sw))
-            L(v_store_row)(row_of + jj, up, (int)r);
+        vmask u0, u1;
+        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 1, op,
+                     kind, inf, sw);
+        L(v_store_row)(row_of + jj, u0, (int)(r - c0));
+        L(v_store_row)(row_of + jj, u1, (int)(r1 - c0));
     }
 }
 
-/* The dense rows from r on by row bytes; returns the next row. */
-VINLINE int64_t L(cols_dense_rows)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
-                                   int64_t bn, int64_t f0, int init, char *best, int64_t *idx,
-                                   vec flip, int last, int op, int kind, int64_t inf, int sw)
+/* Rows from r on in chunks of ROW_CHUNK, by row bytes (init: row 0 is
+   already in best and every column's byte starts at it). */
+VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
+                            int64_t bn, int64_t f0, int init, char *best, int64_t *idx, vec flip,
+                            int last, int op, int kind, int64_t inf, int sw)
 {
-    const int64_t dense_rows = rows < DENSE_ROWS ? rows : DENSE_ROWS;
     int8_t row_of[ROWBUF_COLS];
-    memset(row_of, init ? 0 : -1, (size_t)bn);
-    for (; r < dense_rows; r++)
-        L(cols_row_byte)(p, r, rs, bn, best, row_of, flip, last, op, kind, inf, sw);
-    for (int64_t j = 0; j < bn; j++)
-        if (row_of[j] >= 0)
-            idx[j] = f0 + row_of[j] * fw;
-    return r;
+    for (int64_t c0 = init ? 0 : r; c0 < rows && c0 < CHUNKED_ROWS; c0 = r, init = 0) {
+        const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
+        memset(row_of, init ? 0 : -1, (size_t)bn);
+        for (; r < c1; r += 2)
+            L(cols_pair_bytes)(p, r, r + 1 < c1 ? r + 1 : r, rows, rs, bn, c0, best, row_of, flip,
+                               last, op, kind, inf, sw);
+        r = c1;
+        const int64_t f = f0 + c0 * fw;
+        for (int64_t j = 0; j < bn; j++)
+            if (row_of[j] >= 0)
+                idx[j] = f + row_of[j] * fw;
+    }
 }
 #endif
 
@@ -88,22 +123,30 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     int64_t r = 0;
     if (init) {
+        const uintptr_t pf0 = L(cols_ahead)(p, 1, rows, rs, bn);
+        const uintptr_t pf1 = L(cols_ahead)(p, 2, rows, rs, bn);
         for (int64_t j = 0; j < bn; j += V_BYTES / W) {
             int64_t jj = L(cols_vector)(j, bn);
+            argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+            argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
             v_store(best + jj * W, v_xor(L(keys_at)(p + jj * W, op, kind, inf, sw), flip));
         }
         r = 1;
     }
 #if ISA_MASKED_STORE
-    if (bn <= ROWBUF_COLS) {
-        r = L(cols_dense_rows)(p, r, rows, rs, fw, bn, f0, init, best, idx, flip, last, op, kind,
-                               inf, sw);
+    /* narrow blocks: the stores every row would chain pair to pair through
+       best; the improve test skips them */
+    if (bn <= ROWBUF_COLS && bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
+        L(cols_chunks)(p, r, rows, rs, fw, bn, f0, init, best, idx, flip, last, op, kind, inf, sw);
+        if (rows <= CHUNKED_ROWS)
+            return;
+        r = CHUNKED_ROWS;
         init = 0;
     }
 #endif
     if (init)
         for (int64_t j = 0; j < bn; j++)
             idx[j] = f0;
-    for (; r < rows; r++)
-        L(cols_row_index)(p, r, rs, bn, f0 + r * fw, best, idx, flip, last, op, kind, inf, sw);
+    for (; r < rows; r += 2)
+        L(cols_pair_index)(p, r, rows, rs, fw, bn, f0, best, idx, flip, last, op, kind, inf, sw);
 }

@@ -39,7 +39,7 @@
  *                      1 requires v_load_active_S(p, active) (lanes outside
  *                      `active` unread) and v_sel_active_S(active, a, fill).
  *                      0: they run the baseline.
- *   ISA_MASKED_STORE   the column fold's dense rows note each column's row
+ *   ISA_MASKED_STORE   the column fold's rows note each column's row
  *                      in a byte. 1 requires v_store_row_S(rows, up, r).
  *                      0: they store indices directly (v_store_index_S).
  *   ISA_FMAX_KEEPS_NAN v_fmax_F/v_fmin_F return NaN for a NaN operand

@@ -34,9 +34,12 @@
 /* Blocks per branch-free chunk of a row scan (block indices fit int8 lanes). */
 #define CHUNK_BLOCKS 64
 
-/* Rows of a column fold updated without testing first (< 128: a row
-   number fits a byte). */
-#define DENSE_ROWS 32
+/* Rows of a column fold noted in row bytes between flushes to indices
+   (a row less the chunk's first fits a byte beside -1). */
+#define ROW_CHUNK 128
+/* Rows of a column fold taken branch-free; after them few columns improve
+   (about one in r at row r of random data), so a test skips most stores. */
+#define CHUNKED_ROWS 256
 
 /* Most columns whose dense-row numbers a column fold keeps in bytes. */
 #define ROWBUF_COLS 4096
