@@ -220,23 +220,33 @@ void draw_output(source *s, call *c, const reduction *red)
             continue;
         y->shape[rank++] = !hard && red->reduced[d] ? 1 : in->shape[d];
     }
+    finish_output(s, y, rank, dt);
+}
+
+/* C order, or strided: every dimension padded and maybe reversed, in C order. */
+static void draw_output_strides(source *s, tensor *y)
+{
+    if (y->t.rank < 0 || y->t.rank > ARGEXT_MAX_RANK || !pick(s, 2))
+        return;
+    int odt = (int)y->t.dtype & 0xff;
+    int64_t step = odt < ARGEXT_DTYPE_COUNT ? (int64_t)itemsizes[odt] : 8;
+    for (int d = y->t.rank - 1; d >= 0; d--) {
+        int64_t n = y->shape[d] > 0 ? y->shape[d] : 1;
+        y->strides[d] = pick(s, 3) == 0 ? -step : step;
+        if (__builtin_mul_overflow(step, n < INT64_MAX ? n + pick(s, 2) : n, &step))
+            step = INT64_MAX / 2;
+    }
+    y->t.strides = y->strides;
+}
+
+void finish_output(source *s, tensor *y, int rank, int dt)
+{
     y->t.rank = rank;
     y->t.shape = y->shape;
     y->t.strides = NULL;
     y->t.dtype = (argext_dtype)dt;
     draw_output_fault(s, y, rank);
-    if (y->t.rank >= 0 && y->t.rank <= ARGEXT_MAX_RANK && pick(s, 2)) {
-        /* strided: every dimension padded and maybe reversed, in C order */
-        int odt = (int)y->t.dtype & 0xff;
-        int64_t step = odt < ARGEXT_DTYPE_COUNT ? (int64_t)itemsizes[odt] : 8;
-        for (int d = y->t.rank - 1; d >= 0; d--) {
-            int64_t n = y->shape[d] > 0 ? y->shape[d] : 1;
-            y->strides[d] = pick(s, 3) == 0 ? -step : step;
-            if (__builtin_mul_overflow(step, n < INT64_MAX ? n + pick(s, 2) : n, &step))
-                step = INT64_MAX / 2;
-        }
-        y->t.strides = y->strides;
-    }
+    draw_output_strides(s, y);
 }
 
 /* The byte offset of the output element of kept position k (row-major over

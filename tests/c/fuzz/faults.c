@@ -168,6 +168,51 @@ static unsigned output_faults(const call *c, const reduction *red)
     return f | output_dtype_faults(c, red) | output_shape_faults(c, red);
 }
 
+/* A TopK output's faults: its descriptor, its dtype (exactly want) and its
+   shape, the input's with the axis' extent k (only its rank when the axis is
+   out of range, axis < 0). */
+static unsigned topk_output_faults(const call *c, const tensor *y, int is_null, int want,
+                                   int axis)
+{
+    const argext_tensor *in = &c->in.t, *out = &y->t;
+    if (is_null)
+        return BIT(ARGEXT_ERR_NULL);
+    unsigned f = 0;
+    int known = known_dtype((int)out->dtype);
+    if (!known)
+        f |= BIT(ARGEXT_ERR_DTYPE) | BIT(ARGEXT_ERR_OUTPUT);
+    else if ((int)out->dtype != want)
+        f |= BIT(ARGEXT_ERR_OUTPUT);
+    if (out->rank < 0 || out->rank > ARGEXT_MAX_RANK)
+        return f | BIT(ARGEXT_ERR_RANK) | BIT(ARGEXT_ERR_OUTPUT);
+    if (out->rank > 0 && !out->shape)
+        return f | BIT(ARGEXT_ERR_NULL);
+    f |= layout_faults(y, known ? itemsizes[(int)out->dtype & 0xff] : 1);
+    if (out->rank != in->rank)
+        return f | BIT(ARGEXT_ERR_OUTPUT);
+    for (int d = 0; d < in->rank && axis >= 0; d++)
+        if (out->shape[d] != (d == axis ? c->k : in->shape[d]))
+            f |= BIT(ARGEXT_ERR_OUTPUT);
+    return f;
+}
+
+/* TopK past its input: the axis, k in [0, n], largest and sorted 0 or 1, and
+   the two outputs (values: the input's dtype in native order; indices: int64). */
+static unsigned topk_faults(const call *c)
+{
+    const argext_tensor *in = &c->in.t;
+    unsigned f = 0;
+    int axis = in_range(c->axis, in->rank) ? norm(c->axis, in->rank) : -1;
+    if (axis < 0)
+        f |= BIT(ARGEXT_ERR_AXIS);
+    if (c->k < 0 || (axis >= 0 && c->k > in->shape[axis]))
+        f |= BIT(ARGEXT_ERR_ATTRIBUTE);
+    if (c->largest < 0 || c->largest > 1 || c->sorted < 0 || c->sorted > 1)
+        f |= BIT(ARGEXT_ERR_ATTRIBUTE);
+    f |= topk_output_faults(c, &c->out, c->out_null, (int)in->dtype & ~ARGEXT_BYTESWAPPED, axis);
+    return f | topk_output_faults(c, &c->idx, c->idx_null, ARGEXT_INT64, axis);
+}
+
 unsigned faults(const call *c, reduction *red)
 {
     const argext_tensor *in = &c->in.t;
@@ -182,6 +227,8 @@ unsigned faults(const call *c, reduction *red)
         return f | BIT(ARGEXT_ERR_NULL);
     int known = known_dtype((int)in->dtype);
     f |= layout_faults(&c->in, known ? itemsizes[(int)in->dtype & 0xff] : 1);
+    if (c->op == OP_TOPK)
+        return f | topk_faults(c);
     if (is_reduce(c->op) && c->axes_null)
         return f | BIT(ARGEXT_ERR_NULL);
     f |= axis_faults(c, in->rank, red->reduced);

@@ -8,7 +8,8 @@
  * the element size, zero and negative included, or not a multiple at all;
  * huge and negative sizes), the elements (raw bytes or ties, NaN, -0.0 and
  * infinities), the axes and attributes (in range or not), the output
- * descriptor (right, strided, or wrong in one way) and an ISA level. The
+ * descriptor (right, strided, or wrong in one way; TopK's two, topk.c) and an
+ * ISA level. The
  * harness decides from argext.h alone what the call must do: the statuses
  * that its refusal may carry (several faults may apply; argext reports one),
  * or, for a valid call, the result, computed here by a scalar reference that
@@ -84,6 +85,11 @@ static void describe(const call *c)
             c->keepdims, c->select_last, c->direction, c->version);
     print_tensor("input", &c->in.t, c->in_null);
     print_tensor("output", &c->out.t, c->out_null);
+    if (c->op == OP_TOPK) {
+        fprintf(stderr, "  k %lld largest %d sorted %d shared %d\n", (long long)c->k, c->largest,
+                c->sorted, c->shared);
+        print_tensor("indices", &c->idx.t, c->idx_null);
+    }
     print_elements(&c->in);
 }
 
@@ -160,29 +166,42 @@ static void draw_attributes(source *s, call *c)
     c->axes_null = nulls == 2;
 }
 
+/* An output's buffer (when its rank lets one be formed); 0 if it cannot be placed. */
+static int place_output(tensor *y)
+{
+    int dt = (int)y->t.dtype & 0xff;
+    if (y->t.rank < 0 || y->t.rank > ARGEXT_MAX_RANK)
+        return 1;
+    return place(y, dt < ARGEXT_DTYPE_COUNT ? itemsizes[dt] : 1);
+}
+
 /* Buffers for the descriptors, the elements, and rarely a misaligned start or
    a NULL data pointer. 0: a valid call too large to hold here (an invalid
    call's unplaceable descriptor is refused for its shape: no data needed). */
 static int place_data(source *s, call *c, int valid)
 {
-    int in_dt = (int)c->in.t.dtype & 0xff, out_dt = (int)c->out.t.dtype & 0xff;
-    int placed_in = 1, placed_out = 1;
+    int in_dt = (int)c->in.t.dtype & 0xff, topk = c->op == OP_TOPK;
+    int placed_in = 1, placed_out = place_output(&c->out);
     if (c->in.t.rank >= 1 && c->in.t.rank <= ARGEXT_MAX_RANK && c->in.t.shape)
         placed_in = place(&c->in, in_dt < ARGEXT_DTYPE_COUNT ? itemsizes[in_dt] : 1);
-    if (c->out.t.rank >= 0 && c->out.t.rank <= ARGEXT_MAX_RANK)
-        placed_out = place(&c->out, out_dt < ARGEXT_DTYPE_COUNT ? itemsizes[out_dt] : 1);
+    if (topk && !place_output(&c->idx))
+        placed_out = 0;
     if ((!placed_in || !placed_out) && valid)
         return 0;
+    if (topk)
+        share_topk_outputs(c);
     if (c->in.buffer && pick(s, 32) == 0 && c->in.count > 0) {
         memmove(c->in.buffer + 1, c->in.buffer, c->in.bytes - 1);
         c->in.t.data = (unsigned char *)c->in.t.data + 1;
     }
     if (c->in.buffer && c->in.count > 0 && in_dt < ARGEXT_DTYPE_COUNT)
-        fill_input(s, &c->in);
+        (topk ? fill_topk_input : fill_input)(s, &c->in);
     if (pick(s, 64) == 0 && c->in.count > 0)
         c->in.t.data = NULL;
     if (pick(s, 64) == 0 && c->out.count > 0)
         c->out.t.data = NULL;
+    if (topk && pick(s, 64) == 0 && c->idx.count > 0)
+        c->idx.t.data = NULL;
     return 1;
 }
 
@@ -199,6 +218,9 @@ static argext_status invoke(const call *c)
     case OP_NANARGMAX: return argext_nanargmax(in, out, c->has_axis ? &c->axis : NULL, c->keepdims);
     case OP_NANARGMIN: return argext_nanargmin(in, out, c->has_axis ? &c->axis : NULL, c->keepdims);
     case OP_HARDMAX: return argext_hardmax(in, out, c->axis, c->version);
+    case OP_TOPK:
+        return argext_topk(in, out, c->idx_null ? NULL : &c->idx.t, c->axis, c->k, c->largest,
+                           c->sorted);
     default: return argext_hardmax_onto_zeros(in, out, c->axis, c->version);
     }
 }
@@ -217,21 +239,37 @@ static void check_refused(const call *c, unsigned allowed, argext_status st)
     for (size_t i = 0; c->out.buffer && i < c->out.bytes; i++)
         CHECK(c->out.buffer[i] == untouched_byte(c),
               "a refused call (status %d) wrote output byte %zu", st, i);
+    for (size_t i = 0; c->idx.buffer && i < c->idx.bytes; i++)
+        CHECK(c->idx.buffer[i] == untouched_byte(c),
+              "a refused call (status %d) wrote indices byte %zu", st, i);
+}
+
+/* An output's bytes (an empty copy when it has no buffer of its own), then
+   its canary again. */
+static unsigned char *take_output(const call *c, const tensor *y)
+{
+    unsigned char *copy = malloc(y->bytes + 1);
+    CHECK(copy != NULL, "out of memory");
+    if (y->buffer) {
+        memcpy(copy, y->buffer, y->bytes);
+        memset(y->buffer, untouched_byte(c), y->bytes);
+    }
+    return copy;
 }
 
 /* The scalar twin: the same call at the baseline level, bit for bit. */
 static void check_baseline_twin(const call *c, argext_status st, argext_isa level)
 {
-    unsigned char *expected_out = malloc(c->out.bytes);
-    CHECK(expected_out != NULL, "out of memory");
-    memcpy(expected_out, c->out.buffer, c->out.bytes);
-    memset(c->out.buffer, untouched_byte(c), c->out.bytes);
+    unsigned char *expected_out = take_output(c, &c->out), *expected_idx = take_output(c, &c->idx);
     CHECK(argext_set_isa(ARGEXT_ISA_BASELINE) == ARGEXT_OK, "set_isa(baseline)");
     argext_status twin = invoke(c);
     CHECK(twin == st, "%s returned %d, baseline %d", argext_isa_name(level), st, twin);
-    CHECK(memcmp(expected_out, c->out.buffer, c->out.bytes) == 0,
+    CHECK(!c->out.buffer || memcmp(expected_out, c->out.buffer, c->out.bytes) == 0,
           "%s and baseline wrote different outputs", argext_isa_name(level));
+    CHECK(!c->idx.buffer || memcmp(expected_idx, c->idx.buffer, c->idx.bytes) == 0,
+          "%s and baseline wrote different indices", argext_isa_name(level));
     free(expected_out);
+    free(expected_idx);
 }
 
 /* Runs the call at `level` and checks it: refused with an allowed status and
@@ -241,6 +279,8 @@ static void run_and_check(const call *c, const reduction *red, unsigned allowed,
 {
     if (c->out.buffer)
         memset(c->out.buffer, untouched_byte(c), c->out.bytes);
+    if (c->idx.buffer)
+        memset(c->idx.buffer, untouched_byte(c), c->idx.bytes);
     if (getenv("FUZZ_API_VERBOSE")) /* triage: what each input calls */
         describe(c);
     CHECK(argext_set_isa(level) == ARGEXT_OK, "set_isa(%d)", level);
@@ -249,9 +289,11 @@ static void run_and_check(const call *c, const reduction *red, unsigned allowed,
     CHECK(err.status == st, "argext_last_error().status %d, the call returned %d", err.status, st);
     if (allowed)
         check_refused(c, allowed, st);
+    else if (c->op == OP_TOPK)
+        check_topk(c, st, level);
     else
         check_accepted(c, red, st, err, level);
-    if (c->out.buffer && level != ARGEXT_ISA_BASELINE)
+    if ((c->out.buffer || c->idx.buffer) && level != ARGEXT_ISA_BASELINE)
         check_baseline_twin(c, st, level);
 }
 
@@ -274,7 +316,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     draw_attributes(&s, &c);
     reduction red;
     faults(&c, &red); /* the reduction, for the output's shape */
-    draw_output(&s, &c, &red);
+    if (c.op == OP_TOPK)
+        draw_topk(&s, &c, huge);
+    else
+        draw_output(&s, &c, &red);
     if (place_data(&s, &c, faults(&c, &red) == 0)) {
         /* judged again: place_data may have made a data pointer NULL. huge: a
            valid call over 2**31 elements or more is too long to run here */
@@ -284,6 +329,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(c.in.buffer);
     free(c.out.buffer);
+    free(c.idx.buffer);
     current = NULL;
     return 0;
 }

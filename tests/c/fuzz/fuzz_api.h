@@ -7,6 +7,7 @@
  *   descriptors.c shapes, strides and buffers of the input and output descriptors
  *   faults.c      the statuses argext.h allows a refusal of a call to carry
  *   reference.c   the scalar reference and the comparison of an accepted call's output
+ *   topk.c        TopK: its attributes, two outputs, faults and reference
  */
 #ifndef ARGEXT_FUZZ_API_H
 #define ARGEXT_FUZZ_API_H
@@ -72,15 +73,25 @@ int place(tensor *x, size_t size);
 int64_t offset_of(const tensor *x, int64_t flat, size_t size);
 void draw_input(source *s, tensor *x, int *huge);
 void fill_input(source *s, tensor *x);
+/* An output of `rank` dimensions (shape set) and dtype dt: maybe wrong in one
+   way, then C order or strided. */
+void finish_output(source *s, tensor *y, int rank, int dt);
 
 /* ---- the calls */
 
+/* OP_TOPK last: a seed's first byte picks its operation, so the others keep
+   their numbers. */
 enum { OP_ARGMAX, OP_ARGMIN, OP_REDUCE_ARGMAX, OP_REDUCE_ARGMIN, OP_NANARGMAX, OP_NANARGMIN,
-       OP_HARDMAX, OP_HARDMAX_ONTO_ZEROS, OP_SETTINGS, OP_COUNT };
+       OP_HARDMAX, OP_HARDMAX_ONTO_ZEROS, OP_SETTINGS, OP_TOPK, OP_COUNT };
 
 typedef struct {
     int op;
     tensor in, out;
+    tensor idx;            /* TopK's indices (out: its values) */
+    int64_t k;             /* TopK */
+    int largest, sorted;   /* TopK */
+    int idx_null;          /* TopK: a NULL indices descriptor */
+    int shared;            /* TopK: values written into the indices' memory */
     int64_t axis;          /* argmax/argmin/hardmax; nanarg when has_axis */
     int has_axis;
     int64_t axes[ARGEXT_MAX_RANK + 2];
@@ -115,5 +126,15 @@ unsigned faults(const call *c, reduction *red);
 /* Checks an accepted call's status and output against the scalar reference. */
 void check_accepted(const call *c, const reduction *red, argext_status st, argext_error err,
                     argext_isa level);
+
+/* ---- TopK (topk.c) */
+
+/* k, largest, sorted and the two outputs, right or wrong (after draw_attributes). */
+void draw_topk(source *s, call *c, int huge);
+/* The elements: fill_input's, or a pseudo-random stream for long rows. */
+void fill_topk_input(source *s, tensor *x);
+/* After placing: values moved into the indices' memory when c->shared. */
+void share_topk_outputs(call *c);
+void check_topk(const call *c, argext_status st, argext_isa level);
 
 #endif
