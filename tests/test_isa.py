@@ -192,7 +192,7 @@ def planted_folds(rng, dtype, rows, cols, block):
     floats) sit on the rows around the kernel's 128-row chunks and the columns
     around the engine's column blocks."""
     x = sample(rng, dtype, (rows, cols), spread=3)
-    hot_rows = [r for r in (0, 1, 126, 127, 128, 129, 255, 256, rows - 2, rows - 1)
+    hot_rows = [r for r in (0, 1, 31, 32, 33, 126, 127, 128, 129, 255, 256, 257, rows - 2, rows - 1)
                 if 0 <= r < rows]
     hot_cols = [c for c in (0, block - 1, block, 2 * block - 1, 2 * block, cols - 1) if c < cols]
     for c in hot_cols:
@@ -204,18 +204,21 @@ def planted_folds(rng, dtype, rows, cols, block):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_column_blocks_and_row_chunks(isa, dtype):
-    """Column folds across the engine's column blocks (8 KiB of each row, the
-    first one shortened on a misaligned input) and the kernel's row chunks (128
-    rows noted in bytes between index flushes), both byte orders, reversed
-    axis, two reduced axes, on 1 and 2 threads."""
+    """Column folds across the engine's column blocks (8 KiB of each row over
+    up to 256 rows, 16 KiB over more; the first one shortened on a misaligned
+    input) and the kernel's row chunks (128 rows noted in bytes between index
+    flushes, pairs up to row 256, then rows alone, the first 32 without a test
+    where there are no row bytes), both byte orders, reversed axis, two reduced
+    axes, on 1 and 2 threads."""
     rng = np.random.default_rng(24)
-    block = min(4096, 8192 // dtype.itemsize)
-    shapes = ((2, 2 * block + 1), (3, block - 1), (127, block + 5), (128, 70), (129, block + 16),
-              (257, 40), (300, 2 * block + 3))
+    few, many = min(4096, 8192 // dtype.itemsize), min(4096, 16384 // dtype.itemsize)
+    shapes = ((2, 2 * few + 1, few), (3, few - 1, few), (127, few + 5, few), (128, 70, few),
+              (129, few + 16, few), (257, 40, many), (300, 2 * many + 3, many),
+              (600, many + 5, many))
     try:
         for threads in (1, 2):
             argext.set_num_threads(threads)
-            for rows, cols in shapes:
+            for rows, cols, block in shapes:
                 x = planted_folds(rng, dtype, rows, cols, block)
                 check_all(x, 0)
                 check_all(x[::-1], 0)
@@ -225,7 +228,7 @@ def test_column_blocks_and_row_chunks(isa, dtype):
                     check_all(z[off:off + x.size].reshape(x.shape), 0)
                 if dtype != BFLOAT16:
                     check_all(x.astype(dtype.newbyteorder()), 0)
-            x = planted_folds(rng, dtype, 260, block + 3, block).reshape(2, 130, block + 3)
+            x = planted_folds(rng, dtype, 260, many + 3, many).reshape(2, 130, many + 3)
             for op, fn in (("max", argext.reduce_argmax), ("min", argext.reduce_argmin)):
                 for direction in ("increasing", "decreasing"):
                     want = multi_axis_reference(x, (0, 1), last=direction == "decreasing", op=op)

@@ -12,9 +12,13 @@
    stay in L1 between the swap and the kernel. */
 #define SWAP_ROW_BYTES 16384
 
-#ifndef COL_BLOCK_BYTES
-#define COL_BLOCK_BYTES 8192
-#endif
+/* Bytes of each row a column fold takes per block: few rows fold narrow
+   blocks, so that the best keys and the many rows' next pieces share L1;
+   over more rows each block is one long pass, and wider blocks make fewer
+   of them (DRAM serves few passes of long streams better). */
+#define COL_BLOCK_BYTES_FEW_ROWS 8192
+#define COL_BLOCK_BYTES 16384
+#define FEW_ROWS 256
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -133,14 +137,17 @@ static int64_t first_block(const argext_plan *p, const char *q, int64_t block, i
 }
 
 /* Kept positions [j0, j1) of one inner run, folded a block of columns at a
-   time: COL_BLOCK_BYTES of each row, so that the best keys, the next rows'
-   pieces and the row being read share L1. An int64 output in order takes
-   the indices as the kernel writes them (no copy through scratch). */
+   time. An int64 output in order takes the indices as the kernel writes
+   them (no copy through scratch). */
 static void run_columns(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
                         argext_engine_scratch *s)
 {
     const argext_dim *inner = &p->inner;
-    const int64_t block = min64(ARGEXT_COL_BLOCK, COL_BLOCK_BYTES / (int64_t)p->itemsize);
+    int64_t rows = p->axis.n;
+    for (int d = 0; d < p->nr; d++)
+        rows = rows > FEW_ROWS ? rows : rows * p->reduced[d].n;
+    const int64_t block_bytes = rows > FEW_ROWS ? COL_BLOCK_BYTES : COL_BLOCK_BYTES_FEW_ROWS;
+    const int64_t block = min64(ARGEXT_COL_BLOCK, block_bytes / (int64_t)p->itemsize);
     int64_t bn = first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
     for (int64_t jb = j0; jb < j1; jb += bn, bn = block) {
         bn = min64(bn, j1 - jb);

@@ -1,12 +1,13 @@
 /*
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
- * bn >= V_BYTES / W contiguous columns folded over `rows` rows, two rows at
- * a time: one load and store of the best keys per two input vectors keeps
- * the loop short enough for the core to have many lines in flight. With
- * masked stores the first CHUNKED_ROWS rows are branch-free: improving
- * columns note their row in a byte, flushed to indices every ROW_CHUNK rows;
- * after them, or without masked stores, a pair that improves no column
- * skips its stores.
+ * bn >= V_BYTES / W contiguous columns folded over `rows` rows. With
+ * masked stores the first CHUNKED_ROWS rows go two at a time and
+ * branch-free: one load and store of the best keys per two input vectors
+ * keeps the loop short enough for the core to have many lines in flight
+ * (few long rows: segmentation maps), and improving columns note their row
+ * in a byte, flushed to indices every ROW_CHUNK rows. The other rows go one
+ * at a time, the first DENSE_ROWS without a test, then skipping the stores
+ * of a vector that improves no column (few do, once rows are many).
  * The last vector of a row may overlap the one before it (idempotent: a
  * column updated twice by the same rows gets the same key and index).
  * best holds the keys of dtypes.h (unsigned ones flipped back, `flip`).
@@ -16,29 +17,6 @@
 VINLINE int64_t L(cols_vector)(int64_t j, int64_t bn)
 {
     return j + V_BYTES / W <= bn ? j : bn - V_BYTES / W;
-}
-
-/* Rows q and q + rs (rs 0: one row) at columns jj folded into best; *u0 and
-   *u1 get the lanes each improves. Unless dense, returns 0 without storing
-   when neither improves a column. The rows read two pairs on (pf0, pf1)
-   are asked for: the hardware prefetcher alone loses the fold's many short
-   streams. */
-VINLINE int L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, uintptr_t pf1,
-                         char *best, vmask *u0, vmask *u1, vec flip, int last, int dense, int op,
-                         int kind, int64_t inf, int sw)
-{
-    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
-    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
-    vec k0 = L(keys_at)(q + jj * W, op, kind, inf, sw);
-    vec k1 = L(keys_at)(q + rs + jj * W, op, kind, inf, sw);
-    vec b = v_xor(v_load(best + jj * W), flip), m = L(v_max)(k0, k1);
-    if (!dense && !(last ? L(v_ge)(m, b) : L(v_gt)(m, b)))
-        return 0;
-    *u0 = last ? L(v_gem)(k0, b) : L(v_gtm)(k0, b);
-    vec b1 = L(v_max)(k0, b);
-    *u1 = last ? L(v_gem)(k1, b1) : L(v_gtm)(k1, b1);
-    v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
-    return 1;
 }
 
 /* Row a of the stream of rows the fold reads, the block's rows then the
@@ -54,27 +32,26 @@ VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t a, int64_t rows, int64_t 
     return (uintptr_t)p + (uintptr_t)(a * rs + blocks * bn * W);
 }
 
-/* Rows r and r + 1 (r + 1 == rows: row r alone) into best; where a column
-   improves, idx = the row's flat index f0 + row * fw. */
-VINLINE void L(cols_pair_index)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
-                                int64_t bn, int64_t f0, char *best, int64_t *idx, vec flip,
-                                int last, int op, int kind, int64_t inf, int sw)
+#if ISA_MASKED_STORE
+/* Rows q and q + rs (rs 0: one row) at columns jj folded into best; *u0 and
+   *u1 get the lanes each improves. The rows read two pairs on (pf0, pf1)
+   are asked for: the hardware prefetcher alone loses the fold's many short
+   streams. */
+VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, uintptr_t pf1,
+                          char *best, vmask *u0, vmask *u1, vec flip, int last, int op, int kind,
+                          int64_t inf, int sw)
 {
-    const int64_t r1 = r + 1 < rows ? r + 1 : r;
-    const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
-    const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
-    for (int64_t j = 0; j < bn; j += V_BYTES / W) {
-        int64_t jj = L(cols_vector)(j, bn);
-        vmask u0, u1;
-        if (L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 0, op,
-                         kind, inf, sw)) {
-            L(v_store_index)(idx + jj, u0, f0 + r * fw);
-            L(v_store_index)(idx + jj, u1, f0 + r1 * fw);
-        }
-    }
+    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    vec k0 = L(keys_at)(q + jj * W, op, kind, inf, sw);
+    vec k1 = L(keys_at)(q + rs + jj * W, op, kind, inf, sw);
+    vec b = v_xor(v_load(best + jj * W), flip), m = L(v_max)(k0, k1);
+    *u0 = last ? L(v_gem)(k0, b) : L(v_gtm)(k0, b);
+    vec b1 = L(v_max)(k0, b);
+    *u1 = last ? L(v_gem)(k1, b1) : L(v_gtm)(k1, b1);
+    v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
 }
 
-#if ISA_MASKED_STORE
 /* Rows r and r1 (r + 1, or r alone) of a chunk from row c0: where a column
    improves, row_of = its row less c0 (a byte). */
 VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t rows, int64_t rs,
@@ -86,8 +63,8 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
         vmask u0, u1;
-        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, 1, op,
-                     kind, inf, sw);
+        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, op, kind,
+                     inf, sw);
         L(v_store_row)(row_of + jj, u0, (int)(r - c0));
         L(v_store_row)(row_of + jj, u1, (int)(r1 - c0));
     }
@@ -114,6 +91,29 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t rs, 
     }
 }
 #endif
+
+/* Row r folded alone: where a column improves, idx = the row's flat index.
+   Unless dense, a vector that improves no column skips its stores. The row
+   ROWS_AHEAD on is asked for: one stream of rows, which the prefetchers
+   serve from DRAM better than pairs' two once rows are many. */
+VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw, int64_t bn,
+                               int64_t f0, char *best, int64_t *idx, vec flip, int last,
+                               int dense, int op, int kind, int64_t inf, int sw)
+{
+    const char *q = p + r * rs;
+    const uintptr_t pf = (uintptr_t)q + (uintptr_t)(ROWS_AHEAD * rs);
+    for (int64_t j = 0; j < bn; j += V_BYTES / W) {
+        int64_t jj = L(cols_vector)(j, bn);
+        argext_prefetch((const char *)(pf + (uintptr_t)(jj * W)));
+        vec k = L(keys_at)(q + jj * W, op, kind, inf, sw);
+        vec b = v_xor(v_load(best + jj * W), flip);
+        if (!dense && !(last ? L(v_ge)(k, b) : L(v_gt)(k, b)))
+            continue;
+        vmask up = last ? L(v_gem)(k, b) : L(v_gtm)(k, b);
+        v_store(best + jj * W, v_xor(L(v_max)(k, b), flip));
+        L(v_store_index)(idx + jj, up, f0 + r * fw);
+    }
+}
 
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start. */
 VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
@@ -147,6 +147,7 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
     if (init)
         for (int64_t j = 0; j < bn; j++)
             idx[j] = f0;
-    for (; r < rows; r += 2)
-        L(cols_pair_index)(p, r, rows, rs, fw, bn, f0, best, idx, flip, last, op, kind, inf, sw);
+    for (; r < rows; r++)
+        L(cols_row_index)(p, r, rs, fw, bn, f0, best, idx, flip, last, r < DENSE_ROWS, op, kind,
+                          inf, sw);
 }

@@ -40,6 +40,13 @@
 /* Rows of a column fold taken branch-free; after them few columns improve
    (about one in r at row r of random data), so a test skips most stores. */
 #define CHUNKED_ROWS 256
+/* Rows of a column fold read alone that store without a test first (most
+   of their columns improve on random data). */
+#define DENSE_ROWS 32
+/* Rows ahead of the one a column fold reads alone that it asks for: two
+   with 64-byte vectors (one prefetch per line), one with narrower vectors,
+   whose prefetches repeat per line (the better of each on Zen 5 in DRAM). */
+#define ROWS_AHEAD (V_BYTES >= 64 ? 2 : 1)
 
 /* Most columns whose dense-row numbers a column fold keeps in bytes. */
 #define ROWBUF_COLS 4096
