@@ -57,7 +57,7 @@
    (more lines in flight than the hardware prefetcher keeps); dense short
    rows ask a row or a vector at a time. The address may lie past the
    input: it is formed as an integer. */
-#define PREFETCH_AHEAD 2048
+#define PREFETCH_AHEAD 8192
 VINLINE void prefetch_ahead(const char *q, int64_t bytes)
 {
     for (int64_t l = 0; l < bytes; l += 64)
