@@ -104,8 +104,10 @@ static argext_status nan_arg(int op, const argext_tensor *data, const argext_ten
         if (q.reduced[d] &&
             (st = argext_request_nonempty(&q, d, ARGEXT_ARG_AXIS, -1, axis ? *axis : d)) != ARGEXT_OK)
             return st;
+    int nan_best = 1; /* the engine says 0 when no output's element is a NaN */
     if ((st = argext_request_index_output(&q, reduced, keepdims, ARGEXT_INDEX_INT64)) != ARGEXT_OK ||
-        (st = argext_request_run(&q, op, 0)) != ARGEXT_OK || q.out_count == 0)
+        (st = argext_request_run_nan(&q, op, 0, &nan_best)) != ARGEXT_OK || q.out_count == 0 ||
+        !nan_best)
         return st;
     int64_t first = mark_all_nan(&q);
     return first < 0 ? st : argext_refuse(ARGEXT_ERR_ALL_NAN, ARGEXT_ARG_DATA, -1, first);

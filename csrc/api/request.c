@@ -188,13 +188,18 @@ argext_status argext_request_shaped_output(const argext_request *q, const argext
 
 argext_status argext_request_run(const argext_request *q, int op, int last)
 {
+    return argext_request_run_nan(q, op, last, NULL);
+}
+
+argext_status argext_request_run_nan(const argext_request *q, int op, int last, int *nan_best)
+{
     if (q->out_count == 0)
         return argext_succeed();
     argext_reduction r = {
         .data = (const char *)q->data->data, .dtype = (int)q->data->dtype,
         .rank = q->data->rank, .shape = q->data->shape, .strides = q->in_strides,
         .reduced = q->reduced, .out = (char *)q->out->data, .out_dtype = q->out->dtype,
-        .out_strides = q->out_strides, .op = op, .last = last,
+        .out_strides = q->out_strides, .op = op, .last = last, .nan_best = nan_best,
     };
     if (argext_engine_reduce(&r) != ARGEXT_OK)
         return argext_refuse(ARGEXT_ERR_NOMEM, ARGEXT_ARG_NONE, -1, 0);

@@ -69,5 +69,8 @@ argext_status argext_request_shaped_output(const argext_request *q, const argext
 /* Runs the checked request with an engine operator (ARGEXT_OP_*), writing
    every index, and records the outcome. */
 argext_status argext_request_run(const argext_request *q, int op, int last);
+/* The same; for the NaN-skipping operators, *nan_best tells whether some
+   output's element may be a NaN (engine.h: argext_reduction.nan_best). */
+argext_status argext_request_run_nan(const argext_request *q, int op, int last, int *nan_best);
 
 #endif /* ARGEXT_API_REQUEST_H */

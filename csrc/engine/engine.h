@@ -32,6 +32,10 @@ typedef struct argext_reduction {
     const int64_t *out_strides;   /* output byte strides by input dimension; ignored where reduced */
     int op;                       /* an ARGEXT_OP_* of kernels/ops.h */
     int last;                     /* 1: last occurrence */
+    int *nan_best;                /* NULL, or for the NaN-skipping operators set to 1 when some
+                                     output's element may be a NaN (the engine did not look, or
+                                     saw one), else 0: the caller then need not read the input
+                                     again to find slices of NaN only */
 } argext_reduction;
 
 /* Writes every output index of a request that passed its checks, split

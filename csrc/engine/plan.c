@@ -5,6 +5,7 @@
 
 #include "engine/plan.h"
 #include "kernels/dtypes.h"
+#include "kernels/ops.h"
 
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 
@@ -77,6 +78,9 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
     p->swapped = (r->dtype & ARGEXT_BYTESWAPPED) && p->itemsize > 1;
     p->out_dtype = r->out_dtype;
     p->last = r->last;
+    p->nan_check = ARGEXT_OP_SKIPS_NAN(r->op) &&
+                   (p->dtype == ARGEXT_FLOAT16 || p->dtype == ARGEXT_BFLOAT16 ||
+                    p->dtype == ARGEXT_FLOAT32 || p->dtype == ARGEXT_FLOAT64);
     plan_reduced(p, r);
     plan_kept(p, r);
 

@@ -29,6 +29,7 @@ typedef struct argext_plan {
     argext_dtype dtype;
     argext_dtype out_dtype;
     int swapped, last, column_mode, direct;
+    int nan_check; /* a NaN-skipping operator on floats: outputs' elements are tested for NaN */
     size_t itemsize;
     argext_row_kernel row;
     argext_cols_kernel cols;
@@ -59,8 +60,10 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r);
 
 /* Writes the outputs of kept positions [k0, k1), 0 <= k0 <= k1 <=
    p->positions. Positions are numbered in the plan's order (the kept
-   dimensions sorted by memory stride), not the tensor's. */
-void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s);
+   dimensions sorted by memory stride), not the tensor's. Returns, for a
+   plan with nan_check, 1 when some of their outputs' elements may be a NaN
+   (a layout whose elements are not tested, or one that is); else 0. */
+int argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s);
 
 /* Folds elements [e0, e1) of kept position k (row-major over the reduced
    dimensions) into the running best: with init == 1 the first element

@@ -168,82 +168,146 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
     }
 }
 
+/* Rows per many-rows kernel call where a NaN-skipping plan tests each
+   row's best element after it (nan_check): at least NAN_CHECK_ROWS rows and
+   NAN_CHECK_BYTES of them, so that they are still in L1 or L2 then. Larger
+   batches measured slower, for rows of 16 and of 1000 alike. */
+#define NAN_CHECK_BYTES 4096
+#define NAN_CHECK_ROWS 8
+
+/* Whether the element of any of count rows (row k at q + k * ps, native
+   byte order) at its index idx[k] (byte stride s) is a NaN. */
+static int any_nan_at(argext_dtype dt, const char *q, int64_t count, int64_t ps, int64_t s,
+                      const int64_t *idx)
+{
+    int nan = 0;
+#define NAN_AT(ENUM, NAME, ET, KT, KMAX, ...)                    \
+    case ARGEXT_##ENUM:                                          \
+        for (int64_t k = 0; k < count; k++) {                    \
+            ET b;                                                \
+            memcpy(&b, q + k * ps + idx[k] * s, sizeof b);       \
+            nan |= argext_is_nan_##NAME(b);                      \
+        }                                                        \
+        break;
+    switch (dt) {
+    ARGEXT_DTYPES(NAN_AT)
+    default:
+        break;
+    }
+#undef NAN_AT
+    return nan;
+}
+
 /* count whole rows of the axis (row k at q + k * ps) into idx by the
    many-rows kernel; reversed rows as scan_axis takes them. Byte-swapped rows
-   (row_bytes each) are swapped into scratch first. */
-static void scan_rows(const argext_plan *p, const char *q, int64_t count, int64_t ps,
-                      int64_t *idx, argext_engine_scratch *s)
+   (row_bytes each) are swapped into scratch first. Returns, for a plan with
+   nan_check, whether some row's element at its index is a NaN (tested while
+   the rows are in cache), else 0. */
+static int scan_rows(const argext_plan *p, const char *q, int64_t count, int64_t ps,
+                     int64_t *idx, argext_engine_scratch *s)
 {
     const int64_t n = p->axis.n;
     const int rev = p->axis.in_stride < 0;
     const int64_t stride = rev ? -p->axis.in_stride : p->axis.in_stride;
+    int nan = 0;
     q += rev ? (n - 1) * p->axis.in_stride : 0;
     if (p->swapped) {
+        const int64_t row_bytes = n * (int64_t)p->itemsize;
         p->swap(s->swap, q, count, ps, n, stride, (int)p->itemsize, count * ps);
-        p->rows((const char *)s->swap, count, n * (int64_t)p->itemsize, n, (int64_t)p->itemsize,
+        p->rows((const char *)s->swap, count, row_bytes, n, (int64_t)p->itemsize,
                 p->last ^ rev, idx);
+        if (p->nan_check)
+            nan = any_nan_at(p->dtype, (const char *)s->swap, count, row_bytes,
+                             (int64_t)p->itemsize, idx);
     } else {
         p->rows(q, count, ps, n, stride, p->last ^ rev, idx);
+        if (p->nan_check)
+            nan = any_nan_at(p->dtype, q, count, ps, stride, idx);
     }
     if (rev)
         for (int64_t k = 0; k < count; k++)
             idx[k] = n - 1 - idx[k];
+    return nan;
+}
+
+/* Rows per many-rows kernel call of a NaN-skipping plan (nan_check), at
+   most `batch`: their elements are tested while in cache. */
+static int64_t nan_check_batch(const argext_plan *p, int64_t batch)
+{
+    if (!p->nan_check)
+        return batch;
+    int64_t span = p->axis.n * (p->axis.in_stride < 0 ? -p->axis.in_stride : p->axis.in_stride);
+    int64_t rows = span > 0 ? NAN_CHECK_BYTES / span : batch;
+    rows = rows > NAN_CHECK_ROWS ? rows : NAN_CHECK_ROWS;
+    return min64(rows, batch);
 }
 
 /* Kept positions [j0, j1) of one inner run whose rows are one reduced run
-   each: whole rows in batches, no per-row call. */
-static void run_short_rows(const argext_plan *p, const char *pin, char *pout, int64_t j0,
-                           int64_t j1, argext_engine_scratch *s)
+   each: whole rows in batches, no per-row call. Returns scan_rows's NaN
+   test of them. */
+static int run_short_rows(const argext_plan *p, const char *pin, char *pout, int64_t j0,
+                          int64_t j1, argext_engine_scratch *s)
 {
     const argext_dim *inner = &p->inner;
     int64_t row_bytes = p->axis.n * (int64_t)p->itemsize;
     int64_t batch = p->swapped ? SWAP_ROW_BYTES / row_bytes : ARGEXT_COL_BLOCK;
-    batch = min64(batch, ARGEXT_COL_BLOCK);
+    batch = nan_check_batch(p, min64(batch, ARGEXT_COL_BLOCK));
+    int nan = 0;
     for (int64_t jb = j0; jb < j1; jb += batch) {
         int64_t bn = min64(batch, j1 - jb);
-        scan_rows(p, pin + jb * inner->in_stride, bn, inner->in_stride, s->idx, s);
+        nan |= scan_rows(p, pin + jb * inner->in_stride, bn, inner->in_stride, s->idx, s);
         store_indices(pout + jb * inner->out_step, inner->out_step, p->out_dtype, s->idx, bn,
                       p->flat0, p->axis.out_step);
     }
+    return nan;
 }
 
-/* Kept positions [j0, j1) of one inner run. */
-static void run_inner(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
-                      argext_engine_scratch *s)
+/* Kept positions [j0, j1) of one inner run; returns argext_plan_run's NaN
+   answer for them. */
+static int run_inner(const argext_plan *p, const char *pin, char *pout, int64_t j0, int64_t j1,
+                     argext_engine_scratch *s)
 {
     const argext_dim *inner = &p->inner;
     if (p->column_mode) {
         run_columns(p, pin, pout, j0, j1, s);
-    } else if (p->nr == 0 && !p->swapped && p->direct &&
-               (uintptr_t)(pout + j0 * inner->out_step) % sizeof(int64_t) == 0) {
-        /* the many-rows kernel writes the output itself */
-        scan_rows(p, pin + j0 * inner->in_stride, j1 - j0, inner->in_stride,
-                  (int64_t *)(void *)(pout + j0 * inner->out_step), s);
-    } else if (p->nr == 0 && (!p->swapped || p->axis.n * (int64_t)p->itemsize <= SWAP_ROW_BYTES / 2)) {
-        run_short_rows(p, pin, pout, j0, j1, s);
-    } else {
-        for (int64_t j = j0; j < j1; j++) {
-            int64_t key;
-            int64_t index = fold_row(p, pin + j * inner->in_stride, 0, p->count, 1, &key);
-            store_index(pout + j * inner->out_step, p->out_dtype, p->flat0 + index);
-        }
+        return p->nan_check; /* not tested */
     }
+    if (p->nr == 0 && !p->swapped && p->direct &&
+        (uintptr_t)(pout + j0 * inner->out_step) % sizeof(int64_t) == 0) {
+        /* the many-rows kernel writes the output itself; a NaN-skipping
+           plan's rows in batches, each tested while in cache */
+        const int64_t batch = nan_check_batch(p, j1 - j0);
+        int nan = 0;
+        for (int64_t jb = j0; jb < j1; jb += batch)
+            nan |= scan_rows(p, pin + jb * inner->in_stride, min64(batch, j1 - jb),
+                             inner->in_stride, (int64_t *)(void *)(pout + jb * inner->out_step), s);
+        return nan;
+    }
+    if (p->nr == 0 && (!p->swapped || p->axis.n * (int64_t)p->itemsize <= SWAP_ROW_BYTES / 2))
+        return run_short_rows(p, pin, pout, j0, j1, s);
+    for (int64_t j = j0; j < j1; j++) {
+        int64_t key;
+        int64_t index = fold_row(p, pin + j * inner->in_stride, 0, p->count, 1, &key);
+        store_index(pout + j * inner->out_step, p->out_dtype, p->flat0 + index);
+    }
+    return p->nan_check; /* not tested */
 }
 
-void argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
+int argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
 {
+    int nan = 0;
     if (k0 >= k1)
-        return;
+        return nan;
     int64_t per = p->inner.n, j = k0 % per;
     argext_iter outer;
     argext_iter_seek(&outer, p->nk, p->kept, k0 / per);
     for (;;) {
         int64_t jb = min64(per, j + (k1 - k0));
-        run_inner(p, p->in + outer.in, p->out + outer.out, j, jb, s);
+        nan |= run_inner(p, p->in + outer.in, p->out + outer.out, j, jb, s);
         k0 += jb - j;
         j = 0;
         if (k0 >= k1 || !argext_iter_next(&outer))
-            return;
+            return nan;
     }
 }
 

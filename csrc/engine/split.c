@@ -34,6 +34,7 @@ typedef struct {
     int64_t pieces;        /* pieces per kept position */
     piece_result *results; /* one per piece task */
     unsigned char *done;   /* one per task, set by the thread that ran it */
+    unsigned char *nan;    /* one per task: argext_plan_run's NaN answer for its range */
 } split;
 
 static argext_engine_scratch *scratch_acquire(void)
@@ -45,8 +46,8 @@ static void run_part(const split *sp, int64_t t, argext_engine_scratch *s)
 {
     const argext_plan *p = sp->p;
     if (sp->ranges) {
-        argext_plan_run(p, argext_part_start(p->positions, sp->ranges, t),
-                        argext_part_start(p->positions, sp->ranges, t + 1), s);
+        sp->nan[t] = (unsigned char)argext_plan_run(p, argext_part_start(p->positions, sp->ranges, t),
+                                                    argext_part_start(p->positions, sp->ranges, t + 1), s);
         return;
     }
     int64_t k = t / sp->pieces, c = t % sp->pieces;
@@ -67,12 +68,15 @@ static void split_task(void *context, int64_t t)
     argext_scratch_release(s);
 }
 
-/* The plan over `parts` threads (parts > 1), s being the caller's scratch. */
-static void run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
+/* The plan over `parts` threads (parts > 1), s being the caller's scratch;
+   returns argext_plan_run's NaN answer for every position (1 for pieces,
+   whose elements are not tested). */
+static int run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
 {
     piece_result results[MAX_PIECES];
     unsigned char done[ARGEXT_MAX_THREADS > MAX_PIECES ? ARGEXT_MAX_THREADS : MAX_PIECES];
-    split sp = {p, 0, 1, results, done};
+    unsigned char nan[ARGEXT_MAX_THREADS > MAX_PIECES ? ARGEXT_MAX_THREADS : MAX_PIECES];
+    split sp = {p, 0, 1, results, done, nan};
     int64_t tasks, pieces = MAX_PIECES / p->positions;
     if (p->column_mode || p->positions >= 8 * (int64_t)parts || pieces < 2) {
         sp.ranges = tasks = p->positions < parts ? p->positions : parts;
@@ -86,8 +90,12 @@ static void run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
     for (int64_t t = 0; t < tasks; t++)
         if (!done[t])
             run_part(&sp, t, s);
-    if (sp.ranges)
-        return;
+    if (sp.ranges) {
+        int any = 0;
+        for (int64_t t = 0; t < tasks; t++)
+            any |= nan[t];
+        return any;
+    }
     for (int64_t k = 0; k < p->positions; k++) { /* each position's pieces, merged */
         const piece_result *r = results + k * sp.pieces, *win = r;
         for (int64_t c = 1; c < sp.pieces; c++)
@@ -95,6 +103,7 @@ static void run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
                 win = &r[c];
         argext_plan_store(p, k, win->index);
     }
+    return p->nan_check;
 }
 
 argext_status argext_engine_reduce(const argext_reduction *r)
@@ -107,10 +116,9 @@ argext_status argext_engine_reduce(const argext_reduction *r)
     int64_t bytes = p->positions > INT64_MAX / p->count ? INT64_MAX : p->positions * p->count;
     bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)p->itemsize;
     int parts = argext_parts_for(bytes);
-    if (parts == 1)
-        argext_plan_run(p, 0, p->positions, s);
-    else
-        run_split(p, parts, s);
+    int nan = parts == 1 ? argext_plan_run(p, 0, p->positions, s) : run_split(p, parts, s);
+    if (r->nan_best)
+        *r->nan_best = nan;
     argext_scratch_release(s);
     return ARGEXT_OK;
 }

@@ -36,6 +36,10 @@ typedef __m512i vec;
    for every lane set in `up`: one masked byte store per vector, where int64
    indices would take up to eight. */
 #define ISA_MASKED_STORE 1
+/* Dense short rows' indices, eight rows at a time, in the int64 lanes of
+   one vector (v_row_index8): the highest or lowest set bit of each lane by
+   its exponent as a double (vcvtuqq2pd). */
+#define ISA_LANE_INDEX 1
 
 #include "kernels/isa/x86_vector.h"
 
@@ -113,6 +117,29 @@ VINLINE void v_store_row_s32(int8_t *rows, vmask up, int r)
     _mm_mask_storeu_epi8(rows, (__mmask16)up, _mm_set1_epi8((char)r));
 }
 VINLINE void v_store_row_s64(int8_t *rows, vmask up, int r) { v_store_row_s32(rows, up, r); }
+
+/* Rows r0 .. r0 + 7 of masks holding `per` rows of `bits` bits each (row r
+   in e[r / per] from bit (r % per) * bits; every row has a bit set): in
+   int64 lane l, the index of row r0 + l's first set bit (last: its last). */
+VINLINE vec v_row_index8(const uint64_t *e, int64_t r0, int64_t per, int64_t bits, int last)
+{
+#define ROW_MASK(l) (long long)e[(r0 + (l)) / per]
+#define ROW_SHIFT(l) (long long)(((r0 + (l)) % per) * bits)
+    __m512i m = _mm512_set_epi64(ROW_MASK(7), ROW_MASK(6), ROW_MASK(5), ROW_MASK(4), ROW_MASK(3),
+                                 ROW_MASK(2), ROW_MASK(1), ROW_MASK(0));
+    __m512i sh = _mm512_set_epi64(ROW_SHIFT(7), ROW_SHIFT(6), ROW_SHIFT(5), ROW_SHIFT(4),
+                                  ROW_SHIFT(3), ROW_SHIFT(2), ROW_SHIFT(1), ROW_SHIFT(0));
+#undef ROW_SHIFT
+#undef ROW_MASK
+    m = _mm512_srlv_epi64(m, sh);
+    if (last) /* the row's bits alone; the highest set bit is the exponent */
+        m = bits < 64 ? _mm512_and_si512(m, _mm512_set1_epi64((long long)((UINT64_C(1) << bits) - 1))) : m;
+    else /* the lowest set bit alone (it lies in the row's bits) */
+        m = _mm512_and_si512(m, _mm512_sub_epi64(_mm512_setzero_si512(), m));
+    /* truncated, so that a row of 64 bits cannot round up to the next power of two */
+    __m512d d = _mm512_cvt_roundepu64_pd(m, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    return _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(d), 52), _mm512_set1_epi64(1023));
+}
 
 #define ISA AVX512
 #include "kernels/simd/template.h"

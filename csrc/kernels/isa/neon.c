@@ -23,6 +23,7 @@ typedef int8x16_t vec;
 #define ISA_FILTER_SCAN 0
 #define ISA_MASKED_LOAD 0
 #define ISA_MASKED_STORE 0
+#define ISA_LANE_INDEX 0
 #define ISA_FMAX_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
 
 #define S16(v) vreinterpretq_s16_s8(v)
@@ -31,6 +32,9 @@ typedef int8x16_t vec;
 
 VINLINE vec v_load(const char *p) { return vld1q_s8((const int8_t *)p); }
 VINLINE void v_store(char *p, vec v) { vst1q_s8((int8_t *)p, v); }
+/* No non-temporal store intrinsic: a plain one. */
+VINLINE void v_stream(char *p, vec v) { v_store(p, v); }
+VINLINE void v_stream_fence(void) {}
 VINLINE vec v_and(vec a, vec b) { return vandq_s8(a, b); }
 VINLINE vec v_or(vec a, vec b) { return vorrq_s8(a, b); }
 VINLINE vec v_xor(vec a, vec b) { return veorq_s8(a, b); }

@@ -6,6 +6,11 @@
  *   vec, V_BYTES             the integer vector type and its size in bytes
  *   MASK_BITS(w)             bits per w-byte lane in a comparison's bits
  *   v_load, v_store          unaligned
+ *   v_stream(p, v)           a store to vector-aligned p that may bypass the
+ *                            caches (non-temporal), for output not read
+ *                            again soon; v_stream_fence() orders them
+ *                            before later stores (a plain store and nothing
+ *                            where the ISA has none)
  *   v_and, v_or, v_xor
  *   v_low64(v)               the low 64 bits
  *   v_swap16 .. v_swapN      the halves of each aligned group of 16, 32, ...
@@ -42,6 +47,10 @@
  *   ISA_MASKED_STORE   the column fold's rows note each column's row
  *                      in a byte. 1 requires v_store_row_S(rows, up, r).
  *                      0: they store indices directly (v_store_index_S).
+ *   ISA_LANE_INDEX     dense short rows find their indices eight rows at a
+ *                      time in one vector of int64 lanes (V_BYTES 64).
+ *                      1 requires v_row_index8(e, r0, per, bits, last).
+ *                      0: one row at a time from the masks' bits.
  *   ISA_FMAX_KEEPS_NAN v_fmax_F/v_fmin_F return NaN for a NaN operand
  *                      (NEON). 1 requires v_fmax_num_F/v_fmin_num_F (the
  *                      number where one operand is NaN). 0 (x86: the
@@ -54,7 +63,7 @@
 #error "SIMD contract: the ISA file must define V_BYTES, MASK_BITS and ISA"
 #endif
 #if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
-    !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN)
+    !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX)
 #error "SIMD contract: the ISA file must define every ISA_ capability as 0 or 1"
 #endif
 
@@ -70,6 +79,8 @@ static inline void contract_vector(void)
 {
     vec (*load)(const char *) = v_load;
     void (*store)(char *, vec) = v_store;
+    void (*stream)(char *, vec) = v_stream;
+    void (*stream_fence)(void) = v_stream_fence;
     uint64_t (*low64)(vec) = v_low64;
     contract_binary bitwise[] = {v_and, v_or, v_xor};
     contract_unary swaps[] = {v_swap16, v_swap32, v_swap64, v_swap128,
@@ -83,8 +94,15 @@ static inline void contract_vector(void)
     fmask (*f_or)(fmask, fmask) = v_for;
     int (*f_any)(fmask) = v_fany;
     uint64_t (*f_bits)(fmask) = v_fbits;
-    (void)load, (void)store, (void)low64, (void)bitwise, (void)swaps, (void)f_or, (void)f_any,
-        (void)f_bits;
+    (void)load, (void)store, (void)stream, (void)stream_fence, (void)low64, (void)bitwise,
+        (void)swaps, (void)f_or, (void)f_any, (void)f_bits;
+#if ISA_LANE_INDEX
+    vec (*row_index8)(const uint64_t *, int64_t, int64_t, int64_t, int) = v_row_index8;
+    (void)row_index8;
+#if V_BYTES != 64
+#error "SIMD contract: ISA_LANE_INDEX needs vectors of eight int64 lanes"
+#endif
+#endif
 }
 
 #define LANE_FILE "kernels/simd/contract_lane.h"

@@ -52,7 +52,20 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
                            int64_t *idx, int op, int kind, int64_t inf, argext_rows_kernel baseline)
 {
     if (s == W && ps == n * W && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 && !L(scalar)(kind)) {
-        int64_t done = L(rows_dense)(p, count, n, last, idx, op, kind, inf, L(float_compares)(kind));
+        /* a long call streams its indices from a line boundary on: the rows
+           before it by the baseline */
+        const int stream = count >= DENSE_STREAM_ROWS && (uintptr_t)idx % 8 == 0;
+        if (stream) {
+            int64_t head = (int64_t)((64 - (uintptr_t)idx % 64) % 64 / 8);
+            baseline(p, head, ps, n, s, last, idx);
+            p += head * ps;
+            idx += head;
+            count -= head;
+        }
+        int64_t done = L(rows_dense)(p, count, n, last, idx, op, kind, inf, L(float_compares)(kind),
+                                     stream);
+        if (stream)
+            v_stream_fence();
         p += done * ps;
         idx += done;
         count -= done;

@@ -82,20 +82,37 @@ VINLINE int64_t L(dense_row_index)(const uint64_t *bits, int64_t nv, int last)
     return v * lanes + (last ? msb64(bits[v]) : ctz64(bits[v])) / lb;
 }
 
+/* One dense row of nv vectors at q: its index. */
+VINLINE int64_t L(dense_wide_row)(const char *q, int64_t nv, int last, int op, int kind, int64_t inf,
+                                  int floats)
+{
+    uint64_t bits[DENSE_ROW_VECS];
+    prefetch_dense(q, nv * V_BYTES);
+    if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
+        L(dense_row_keys)(q, nv, bits, op, kind, inf);
+    return L(dense_row_index)(bits, nv, last);
+}
+
 /* Dense rows of nv >= 2 vectors each (nv even; a constant where it is
-   called, so that the loops over the vectors unroll and stay in registers). */
+   called, so that the loops over the vectors unroll and stay in registers).
+   stream: idx is 64-byte aligned, and the indices go out by whole lines
+   (dense_stream_line). */
 VINLINE void L(rows_dense_wide)(const char *p, int64_t count, int64_t nv, int last, int64_t *idx,
-                                int op, int kind, int64_t inf, int floats)
+                                int op, int kind, int64_t inf, int floats, int stream)
 {
     const int64_t row_bytes = nv * V_BYTES;
     const char *q = p; /* advanced, not recomputed: keeps count in a register */
-    for (int64_t k = 0; k < count; k++, q += row_bytes) {
-        uint64_t bits[DENSE_ROW_VECS];
-        prefetch_ahead(q, row_bytes);
-        if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
-            L(dense_row_keys)(q, nv, bits, op, kind, inf);
-        idx[k] = L(dense_row_index)(bits, nv, last);
+    int64_t k = 0;
+    if (stream) {
+        for (; k + 8 <= count; k += 8) {
+            int64_t line[8];
+            for (int r = 0; r < 8; r++, q += row_bytes)
+                line[r] = L(dense_wide_row)(q, nv, last, op, kind, inf, floats);
+            dense_stream_line(idx + k, line);
+        }
     }
+    for (; k < count; k++, q += row_bytes)
+        idx[k] = L(dense_wide_row)(q, nv, last, op, kind, inf, floats);
 }
 
 /* Rows of `bytes` bytes packed in the vector at q: the lanes equal to their
@@ -115,48 +132,89 @@ VINLINE uint64_t L(packed_rows)(const char *q, int bytes, int op, int kind, int6
     return L(v_eq)(x, L(v_hmax_within)(x, bytes));
 }
 
+/* The rows of n elements packed in the vector at q (V_BYTES / (n * W) of
+   them): their indices into out. */
+VINLINE void L(packed_vector)(const char *q, int64_t n, int last, int64_t *out, int op, int kind,
+                              int64_t inf, int floats)
+{
+    const int64_t lb = MASK_BITS(W), per_vec = V_BYTES / (n * W);
+    const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
+    prefetch_dense(q, V_BYTES);
+    uint64_t e = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
+    for (int64_t r = 0; r < per_vec; r++) {
+        uint64_t b = (e >> (r * n * lb)) & row_bits;
+        out[r] = (last ? msb64(b) : ctz64(b)) / lb;
+    }
+}
+
 /* Rows of n elements no wider than a vector, V_BYTES / (n * W) to a
    vector; returns how many rows it did (whole vectors' worth). n is a
    constant where it is called, so that the rows of a vector unroll and the
-   butterfly steps are chosen at compile time. */
+   butterfly steps are chosen at compile time. Where ISA_LANE_INDEX is 1,
+   vectors of two rows or more go by groups of at least 8 rows, their
+   indices found by vectors (one row a vector: its index from the bits is
+   faster). stream: idx is 64-byte aligned, and the indices go out by
+   whole lines of non-temporal stores. */
 VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last, int64_t *idx,
-                               int op, int kind, int64_t inf, int floats)
+                               int op, int kind, int64_t inf, int floats, int stream)
 {
-    const int64_t lb = MASK_BITS(W), per_vec = V_BYTES / (n * W), vecs = count / per_vec;
-    const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
-    for (int64_t v = 0; v < vecs; v++) {
-        const char *q = p + v * V_BYTES;
-        int64_t *out = idx + v * per_vec;
-        prefetch_ahead(q, V_BYTES);
-        uint64_t e = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
-        for (int64_t r = 0; r < per_vec; r++) {
-            uint64_t b = (e >> (r * n * lb)) & row_bits;
-            out[r] = (last ? msb64(b) : ctz64(b)) / lb;
+    const int64_t per_vec = V_BYTES / (n * W), vecs = count / per_vec;
+    const int64_t group = per_vec < 8 ? 8 / per_vec : 1; /* vectors of at least 8 rows */
+    int64_t v = 0;
+#if ISA_LANE_INDEX
+    for (; per_vec >= 2 && v + group <= vecs; v += group) {
+        uint64_t e[8] = {0};
+        for (int64_t g = 0; g < group; g++) {
+            const char *q = p + (v + g) * V_BYTES;
+            prefetch_dense(q, V_BYTES);
+            e[g] = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
+        }
+        for (int64_t r = 0; r < group * per_vec; r += 8) {
+            char *o = (char *)(idx + v * per_vec + r);
+            vec ix = v_row_index8(e, r, per_vec, n * MASK_BITS(W), last);
+            if (stream)
+                v_stream(o, ix);
+            else
+                v_store(o, ix);
         }
     }
+#endif
+    for (; stream && v + group <= vecs; v += group) { /* staged a line at a time */
+        int64_t line[DENSE_STAGE_ROWS];
+        for (int64_t g = 0; g < group; g++)
+            L(packed_vector)(p + (v + g) * V_BYTES, n, last, line + g * per_vec, op, kind, inf,
+                             floats);
+        for (int64_t r = 0; r < group * per_vec; r += 8)
+            dense_stream_line(idx + v * per_vec + r, line + r);
+    }
+    for (; v < vecs; v++)
+        L(packed_vector)(p + v * V_BYTES, n, last, idx + v * per_vec, op, kind, inf, floats);
     return vecs * per_vec;
 }
 
-/* The dense rows; returns how many it did, the caller doing the rest. */
+/* The dense rows; returns how many it did, the caller doing the rest.
+   stream: as rows_packed and rows_dense_wide take it. */
 VINLINE int64_t L(rows_dense)(const char *p, int64_t count, int64_t n, int last, int64_t *idx,
-                              int op, int kind, int64_t inf, int floats)
+                              int op, int kind, int64_t inf, int floats, int stream)
 {
     const int64_t row_bytes = n * W;
     switch (row_bytes <= V_BYTES ? n : 0) { /* n a constant in each */
-    case 2: return L(rows_packed)(p, count, 2, last, idx, op, kind, inf, floats);
-    case 4: return L(rows_packed)(p, count, 4, last, idx, op, kind, inf, floats);
-    case 8: return L(rows_packed)(p, count, 8, last, idx, op, kind, inf, floats);
-    case 16: return L(rows_packed)(p, count, 16, last, idx, op, kind, inf, floats);
-    case 32: return L(rows_packed)(p, count, 32, last, idx, op, kind, inf, floats);
-    case 64: return L(rows_packed)(p, count, 64, last, idx, op, kind, inf, floats);
+    case 2: return L(rows_packed)(p, count, 2, last, idx, op, kind, inf, floats, stream);
+    case 4: return L(rows_packed)(p, count, 4, last, idx, op, kind, inf, floats, stream);
+    case 8: return L(rows_packed)(p, count, 8, last, idx, op, kind, inf, floats, stream);
+    case 16: return L(rows_packed)(p, count, 16, last, idx, op, kind, inf, floats, stream);
+    case 32: return L(rows_packed)(p, count, 32, last, idx, op, kind, inf, floats, stream);
+    case 64: return L(rows_packed)(p, count, 64, last, idx, op, kind, inf, floats, stream);
     default: break; /* rows wider than a vector */
     }
     switch (row_bytes / V_BYTES) { /* rows of 16 float32/float64 and the like unroll */
-    case 2: L(rows_dense_wide)(p, count, 2, last, idx, op, kind, inf, floats); break;
-    case 4: L(rows_dense_wide)(p, count, 4, last, idx, op, kind, inf, floats); break;
-    case 8: L(rows_dense_wide)(p, count, 8, last, idx, op, kind, inf, floats); break;
-    case 16: L(rows_dense_wide)(p, count, 16, last, idx, op, kind, inf, floats); break;
-    default: L(rows_dense_wide)(p, count, row_bytes / V_BYTES, last, idx, op, kind, inf, floats); break;
+    case 2: L(rows_dense_wide)(p, count, 2, last, idx, op, kind, inf, floats, stream); break;
+    case 4: L(rows_dense_wide)(p, count, 4, last, idx, op, kind, inf, floats, stream); break;
+    case 8: L(rows_dense_wide)(p, count, 8, last, idx, op, kind, inf, floats, stream); break;
+    case 16: L(rows_dense_wide)(p, count, 16, last, idx, op, kind, inf, floats, stream); break;
+    default:
+        L(rows_dense_wide)(p, count, row_bytes / V_BYTES, last, idx, op, kind, inf, floats, stream);
+        break;
     }
     return count;
 }
