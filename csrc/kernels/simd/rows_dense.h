@@ -86,7 +86,7 @@ VINLINE int64_t L(dense_row_index)(const uint64_t *bits, int64_t nv, int last)
 VINLINE int64_t L(dense_wide_row)(const char *q, int64_t nv, int last, int op, int kind, int64_t inf,
                                   int floats)
 {
-    uint64_t bits[DENSE_ROW_VECS];
+    uint64_t bits[DENSE_ROW_VECS] = {0}; /* set in full: no maybe-uninitialized */
     prefetch_dense(q, nv * V_BYTES);
     if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
         L(dense_row_keys)(q, nv, bits, op, kind, inf);
