@@ -25,7 +25,8 @@ def is_float(dtype):
 def comparable(x):
     """x in a dtype NumPy orders natively (bfloat16 -> float32, exactly)."""
     x = np.asarray(x)
-    return x.astype(np.float32) if x.dtype == BFLOAT16 else x
+    # BFLOAT16 is None without ml_dtypes, and NumPy reads dtype == None as float64
+    return x.astype(np.float32) if BFLOAT16 is not None and x.dtype == BFLOAT16 else x
 
 
 def arg_reference(x, axis=0, keepdims=1, select_last_index=0, op="max"):

@@ -146,6 +146,50 @@ def test_long_rows_whose_best_value_repeats(dtype, n):
                 check(x, k, sorted=0)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_long_rows_primed_from_their_start_and_end(dtype):
+    """Rows long enough to be primed (from groups of their first elements and
+    their last k or more): random rows, their sorted orders, and the best
+    values only in the first elements, or only in the last, for k on either
+    side of the small set's limit and of whole vectors, and large k."""
+    rng = np.random.default_rng(23)
+    n = 40000  # primed up to k = 200 (a set of 2k + 64 places, 64 times over)
+    x = sample(rng, (n,), dtype, ties=False, nan=False)
+    ranked = np.sort(x)
+    for row in (x, ranked, ranked[::-1], np.concatenate([ranked[-300:], ranked[:-300]]),
+                np.concatenate([ranked[300:], ranked[:300]])):
+        for k in (1, 5, 16, 17, 50, 64, 65, 200):
+            check(row, k)
+            check(row, k, largest=0, sorted=0)
+    if dtype in SWAPPABLE:
+        check(x.astype(x.dtype.newbyteorder()), 50)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=ids(FLOAT_DTYPES))
+@pytest.mark.parametrize("k", [1, 5, 50, 64])
+def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):
+    """Long float rows whose k-th best (the scan's threshold) is each of the
+    values where a float compare and the keys part (zeros, denormals, the
+    least normal, infinities, NaN): a background value and, at random places
+    and at block edges, m copies of the next value up, m around k."""
+    info = np.finfo(dtype)
+    tiny = info.smallest_subnormal
+    levels = [-np.inf, -info.max, -info.tiny, -tiny, -0.0, 0.0, tiny, info.tiny, info.max, np.inf, np.nan]
+    rng = np.random.default_rng(k)
+    n = 20000
+    for low, high in zip(levels, levels[1:]):
+        for m in (k - 1, k, k + 1):
+            places = np.concatenate([[0, 127, 128, n - 1], rng.choice(n, max(m - 4, 0), replace=False)])
+            for background in (low, -3.0 if low != -np.inf else low):
+                x = np.full(n, background, dtype)
+                x[places[:m]] = high
+                x[rng.choice(n, 3)] = low
+                for largest in (0, 1):
+                    row = x if largest else -x
+                    check(row, k, largest=largest)
+                    check(row.astype(row.dtype.newbyteorder()), k, largest=largest, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", INTEGERS, ids=ids(INTEGERS))
 def test_integer_extremes_compare_exactly(dtype):
     info = np.iinfo(dtype)

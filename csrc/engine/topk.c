@@ -54,6 +54,12 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
         if (t->swapped)
             for (size_t b = 0; b < w; b++)
                 dst[b] = src[w - 1 - b];
+        else if (w == 4) /* sizes copied inline, not by a call per value */
+            memcpy(dst, src, 4);
+        else if (w == 2)
+            memcpy(dst, src, 2);
+        else if (w == 8)
+            memcpy(dst, src, 8);
         else
             memcpy(dst, src, w);
         memcpy(indices + j * t->indices_step, &i, sizeof i);

@@ -20,7 +20,8 @@
  * O(n), however many elements enter. A set primed by a
  * sample (argext_topk_prime) starts with a threshold: on ascending data,
  * where every element would enter, a sample from the row's end refuses
- * nearly all of them; on random data it saves the first compactions.
+ * nearly all of them; on random data a sample of many elements saves the
+ * first compactions or insertions.
  *
  * A small set (k <= ARGEXT_TOPK_SMALL_K) keeps its k best in rank order
  * instead, each element that enters inserted in place: the threshold is
@@ -62,8 +63,9 @@ static inline int64_t argext_topk_room(const argext_topk_set *s)
 void argext_topk_compact(argext_topk_set *s);
 
 /* Rows this many times a set's places or longer are scanned by an empty
-   set primed first (argext_topk_prime) from the keys of a sample at their
-   end: a set's worth of keys (the baseline) or of vector maxima (SIMD). */
+   set primed first (argext_topk_prime) from the keys of a sample: a set's
+   worth of keys at their end (the baseline); the keys of their last k or
+   more and lane maxima of groups of their first elements (SIMD). */
 #define ARGEXT_TOPK_PRIME_ROWS 64
 
 /* Gives an empty open set a threshold from its keys[0, m) (k <= m <= cap):

@@ -39,6 +39,53 @@ static void fp_restore(fp_state fpcr) { __asm__ volatile("msr fpcr, %0" : : "r"(
    tell the smallest denormal from zero. Rows long enough for the blocked scans; the expected
    index is known by construction, since a reference reading floats would be
    flushed as well. */
+/* TopK's float blocks under DAZ: a row long enough for the primed scan,
+   -2.0 but for D smallest denormals, Z zeros and a -1.0 spread over it, k =
+   D + Z + 1: the k-th best is -1.0, a normal threshold, and every denormal,
+   read as zero by a float compare, must still rank above the zeros. The
+   expected indices are known by construction (a float reference would be
+   flushed too). */
+static void test_topk_under_daz(void)
+{
+    enum { N = 20000, D = 7, Z = 5, K = D + Z + 1 };
+    static float x[N];
+    static double y[N];
+    int64_t want[K], idx[K];
+    float v32[K];
+    double v64[K];
+    for (int sign = 1; sign >= -1; sign -= 2) { /* largest, then smallest with signs flipped */
+        for (int i = 0; i < N; i++)
+            x[i] = -2.0f * (float)sign, y[i] = -2.0 * sign;
+        const uint32_t d32 = sign > 0 ? 1u : 0x80000001u;
+        const uint64_t d64 = sign > 0 ? 1u : UINT64_C(0x8000000000000001);
+        for (int j = 0; j < D; j++) { /* ranked first: in index order */
+            want[j] = 1 + j * (N / D);
+            memcpy(&x[want[j]], &d32, sizeof d32);
+            memcpy(&y[want[j]], &d64, sizeof d64);
+        }
+        for (int j = 0; j < Z; j++) { /* then the zeros, each of the sign that ranks lower */
+            want[D + j] = 2 + j * (N / Z);
+            x[want[D + j]] = sign > 0 ? -0.0f : 0.0f;
+            y[want[D + j]] = sign > 0 ? -0.0 : 0.0;
+        }
+        want[K - 1] = N - 3;
+        x[N - 3] = -1.0f * (float)sign, y[N - 3] = -1.0 * sign;
+        const int64_t shape[1] = {N}, oshape[1] = {K};
+        argext_tensor in32 = {x, ARGEXT_FLOAT32, 1, shape, NULL}, in64 = {y, ARGEXT_FLOAT64, 1, shape, NULL};
+        argext_tensor o32 = {v32, ARGEXT_FLOAT32, 1, oshape, NULL}, o64 = {v64, ARGEXT_FLOAT64, 1, oshape, NULL};
+        argext_tensor oi = {idx, ARGEXT_INT64, 1, oshape, NULL};
+        for (int t = 0; t < 2; t++) {
+            snprintf(where, sizeof where, "DAZ topk %s, dtype %s, isa %s", sign > 0 ? "largest" : "smallest",
+                     t ? "float64" : "float32", argext_isa_name(argext_get_isa()));
+            argext_status st = argext_topk(t ? &in64 : &in32, t ? &o64 : &o32, &oi, 0, K, sign > 0, 1);
+            int same = st == ARGEXT_OK;
+            for (int j = 0; j < K && same; j++)
+                same = idx[j] == want[j];
+            CHECK(same, "status %d, index %" PRId64 " first, expected %" PRId64, st, idx[0], want[0]);
+        }
+    }
+}
+
 void test_denormals_under_daz(void)
 {
     enum { N = 2000, AT = 1337 };
@@ -69,6 +116,7 @@ void test_denormals_under_daz(void)
         }
     }
     fp_restore(saved);
+    test_topk_under_daz();
 }
 #else
 void test_denormals_under_daz(void) {}

@@ -59,29 +59,6 @@ VINLINE void L(topk_block)(const char *q, int64_t i, argext_topk_set *set, int o
     }
 }
 
-/* An empty set primed from a sample at the row's end (n >=
-   ARGEXT_TOPK_PRIME_ROWS * set->cap elements: set->cap vectors or more):
-   the keys of its last elements (half the set's key places, in whole
-   vectors) and the key maxima of the vectors before them, each an
-   element's key, so their k-th largest bounds the row's k-th best from
-   below: exact on ascending data, a sample of many vectors on random. */
-VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
-                           int64_t inf, int sw)
-{
-    const int64_t lanes = V_BYTES / W;
-    const int64_t ev = set->cap / 2 >= lanes ? set->cap / 2 / lanes : 1, e = ev * lanes;
-    const char *last = p + (n - e) * W, *q = last - (set->cap - e) * V_BYTES;
-    for (int64_t v = 0; v < set->cap - e; v++)
-        set->keys[v] = L(v_lane0)(L(v_hmax)(L(keys_at)(q + v * V_BYTES, op, kind, inf, sw)));
-    LANE_INT m[V_BYTES / W];
-    for (int64_t v = 0; v < ev; v++) {
-        v_store((char *)m, L(keys_at)(last + v * V_BYTES, op, kind, inf, sw));
-        for (int64_t l = 0; l < lanes; l++)
-            set->keys[set->cap - e + v * lanes + l] = m[l];
-    }
-    argext_topk_prime(set, set->cap, SMIN(W));
-}
-
 /* The lanes of a vector of keys as int64 keys. */
 VINLINE void L(topk_lanes_to_keys)(vec a, int64_t *keys)
 {
@@ -89,6 +66,48 @@ VINLINE void L(topk_lanes_to_keys)(vec a, int64_t *keys)
     v_store((char *)m, a);
     for (int64_t l = 0; l < V_BYTES / W; l++)
         keys[l] = m[l];
+}
+
+/* A long row's prime reads this many elements per k from its start (the
+   more it reads, the fewer enter the set: the cost of an insertion, of
+   order k, against that of a sample's element), at most a quarter of the
+   row. */
+#define TOPK_PRIME_PER_K 512
+
+/* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
+   set->cap elements: set->cap vectors or more): the keys of its last
+   elements (k or more, in whole vectors: exact on ascending data), and the
+   lane maxima of groups of its first vectors (TOPK_PRIME_PER_K), as many
+   groups as the set's key places hold (read in order, which the
+   prefetchers follow; the scan then finds them in cache). Each is an
+   element's key, so their k-th largest bounds the row's k-th best from
+   below; on random data, maxima of groups of many elements give a k-th
+   largest near the row's own (fewer elements enter than from a sample of
+   a set's worth of vectors). */
+VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W;
+    const int64_t ev = (set->k + lanes - 1) / lanes, e = ev * lanes;
+    const int64_t quarter = (n - e) / lanes / 4, per_k = set->k * TOPK_PRIME_PER_K / lanes;
+    const int64_t nv = per_k < quarter ? per_k : quarter;
+    int64_t groups = (set->cap - e) / lanes;
+    groups = groups < nv ? groups : nv;
+    LANE_INT m[V_BYTES / W];
+    for (int64_t g = 0; g < groups; g++) {
+        int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
+        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+        while (++v < v1)
+            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        L(topk_lanes_to_keys)(a, set->keys + e + g * lanes);
+    }
+    const char *last = p + (n - e) * W;
+    for (int64_t v = 0; v < ev; v++) {
+        v_store((char *)m, L(keys_at)(last + v * V_BYTES, op, kind, inf, sw));
+        for (int64_t l = 0; l < lanes; l++)
+            set->keys[v * lanes + l] = m[l];
+    }
+    argext_topk_prime(set, e + groups * lanes, SMIN(W));
 }
 
 /* Rows of up to this many bytes are primed from their lane maxima: read
@@ -159,6 +178,53 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
         argext_topk_prime(set, segs * lanes, SMIN(W));
 }
 
+#ifdef FLANE
+/* Into *ft, the float x (in every lane) against which a float lane is
+   above the threshold thr (its key above it) exactly where it is above x
+   (MAX) or below x (MIN), or is a NaN. Returns 0, with nothing set, where
+   no such x is normal or infinite: a denormal or zero x would compare
+   wrongly on a thread that reads denormals as zero, and none is a float
+   below -inf. */
+VINLINE int F(topk_float_thr)(int64_t thr, int op, int64_t inf, vec *ft)
+{
+    const int64_t key = ARGEXT_OP_IS_MIN(op) ? ~thr : thr; /* MIN: below the float of key ~thr */
+    if (key < -inf || key > inf)
+        return 0;
+    const int64_t mag = key < 0 ? -key : key;
+    if (mag < (inf & -inf)) /* inf & -inf: the least normal float's bits */
+        return 0;
+    *ft = L(v_set1)(key < 0 ? (int64_t)((uint64_t)SMIN(W) | (uint64_t)mag) : key);
+    return 1;
+}
+
+/* The blocks from i on while the threshold has a float form
+   (topk_float_thr): each block's float extreme against it, as in the
+   row scan's float chunks (fewer instructions than keys), then the block
+   that may hold candidates as in topk_scan. Returns where it stopped. */
+VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
+                               argext_topk_set *set, int op, int kind, int64_t inf, int sw)
+{
+    const int64_t block = (V_BYTES / W) * BLOCK_VECS;
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    vec ft;
+    if (!F(topk_float_thr)(set->thr, op, inf, &ft))
+        return i;
+    for (; i + block <= n; i += block) {
+        const char *q = p + i * W;
+        fmask nan = F(v_fgt)(ft, ft); /* none */
+        vec e = F(block_ext)(q, op, inf, sw, &nan);
+        if (ISA_FMAX_KEEPS_NAN)
+            nan = F(v_funord)(e, e);
+        if (!v_fany(v_for(nan, is_min ? F(v_fgt)(ft, e) : F(v_fgt)(e, ft))))
+            continue;
+        L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
+        if (!F(topk_float_thr)(set->thr, op, inf, &ft))
+            return i + block;
+    }
+    return i;
+}
+#endif
+
 /* Whether the scan takes rows of n elements, byte stride s (the rest go to
    the baseline). */
 VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
@@ -181,6 +247,10 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
         i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
         scalar(p, i, W, i0, set);
     }
+#ifdef FLANE
+    if (kind == ARGEXT_KIND_FLOAT && !set->open)
+        i = F(topk_blocks)(p, n, i, i0, set, op, kind, inf, sw);
+#endif
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
         if (L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
