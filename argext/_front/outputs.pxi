@@ -2,12 +2,13 @@
 # more) come from argext's own NumPy memory handler, argext_outputs: blocks
 # placed at a chosen byte offset from a 64-byte boundary (the kernels read the
 # input in aligned vectors and write such outputs with streaming stores, which
-# need aligned vectors too: the offset puts both in step), asked for as transparent huge pages (as NumPy
-# does for its own large blocks), and, when their array is freed, kept in one
-# of a few slots for the next output that fits (OUTPUT_KEPT_MAX bytes kept at
-# most, in all): a loop of calls of one shape then writes to memory that is already
-# mapped, instead of faulting in and zeroing fresh pages every call (a 42 MiB
-# int64 output costs as much time to map as TopK takes to write it).
+# need aligned vectors too: the offset puts both in step), asked for as
+# transparent huge pages (as NumPy does for its own large blocks), and, when
+# their array is freed, kept in one of a few slots for the next output that
+# fits (OUTPUT_KEPT_MAX bytes kept at most, in all): a loop of calls of one
+# shape then writes to memory that is already mapped, instead of faulting in
+# and zeroing fresh pages every call (for a 4x21x512x512 float32 map and k = 5,
+# half as long again as TopK takes to write its 63 MiB).
 # The arrays are ordinary NumPy arrays that own their data; the handler is set
 # only around their allocation, and only where the caller's context has
 # NumPy's default handler (a handler of the caller's own is left to do its
@@ -23,8 +24,10 @@ cdef extern from *:
     #if defined(_MSC_VER) && !defined(__clang__)
     #include <windows.h>
     #define ARGEXT_XCHG(p, v) InterlockedExchangePointer((void *volatile *)(p), (v))
-    #define ARGEXT_CAS_NULL(p, v) (InterlockedCompareExchangePointer((void *volatile *)(p), (v), NULL) == NULL)
-    #define ARGEXT_ADD(p, v) ((size_t)InterlockedExchangeAdd64((volatile LONG64 *)(p), (LONG64)(v)) + (v))
+    #define ARGEXT_CAS_NULL(p, v) \\
+        (InterlockedCompareExchangePointer((void *volatile *)(p), (v), NULL) == NULL)
+    #define ARGEXT_ADD(p, v) \\
+        ((size_t)InterlockedExchangeAdd64((volatile LONG64 *)(p), (LONG64)(v)) + (v))
     #else
     #define ARGEXT_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
     static int argext_cas_null(void **p, void *v)
@@ -175,7 +178,8 @@ cdef object _empty(object shape, object dtype, size_t phase=0):
     if n < OUTPUT_BLOCK_MIN:
         return np.empty(shape, dtype)
     current = cnp.PyDataMem_GetHandler()
-    cdef cnp.PyDataMem_Handler *h = <cnp.PyDataMem_Handler *>PyCapsule_GetPointer(current, "mem_handler")
+    cdef cnp.PyDataMem_Handler *h = <cnp.PyDataMem_Handler *>PyCapsule_GetPointer(current,
+                                                                                 "mem_handler")
     if strcmp(h.name, b"default_allocator") != 0:
         return np.empty(shape, dtype)
     global argext_output_phase

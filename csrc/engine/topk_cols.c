@@ -104,8 +104,9 @@ static void plan_cols(cols_plan *t, const argext_topk_request *r)
                      .n = r->shape[a], .rs = r->strides[a], .k = r->k,
                      .values_step = r->values_strides[a], .indices_step = r->indices_strides[a]};
     plan_columns(t, r, c);
-    if (t->cs == (int64_t)w && t->vs == (int64_t)w && t->is == 8 && t->k <= ARGEXT_TOPK_REGS_K)
-        t->regs = (swapped ? kt->topk_regs_swapped : kt->topk_regs)[op][dt];
+    if (!swapped && t->cs == (int64_t)w && t->vs == (int64_t)w && t->is == 8 &&
+        t->k <= ARGEXT_TOPK_REGS_K)
+        t->regs = kt->topk_regs[op][dt];
     t->span = t->block;
     if (t->regs)
         t->span = REGS_SPAN_BYTES / (int64_t)w < t->cols ? REGS_SPAN_BYTES / (int64_t)w : t->cols;
@@ -199,7 +200,8 @@ static void run_units(const cols_plan *t, int64_t u0, int64_t u1, int64_t *mem)
         if (c0 >= c1)
             continue;
         const char *in = t->in + at.in + c0 * t->cs;
-        char *values = t->values + at.out + c0 * t->vs, *indices = t->indices + at_i.out + c0 * t->is;
+        char *values = t->values + at.out + c0 * t->vs;
+        char *indices = t->indices + at_i.out + c0 * t->is;
         if (t->regs && t->regs(in, t->n, t->rs, c1 - c0, t->k, t->sorted, values, t->values_step,
                                indices, t->indices_step, t->stream))
             continue;

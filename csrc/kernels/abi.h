@@ -111,9 +111,8 @@ typedef struct argext_kernel_table {
     argext_topk_cols_kernel topk_cols[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The TopK column kernel for input of the opposite byte order. */
     argext_topk_cols_kernel topk_cols_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* Native byte order only: byte-swapped input takes the column kernel. */
     argext_topk_regs_kernel topk_regs[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
-    /* The TopK register kernel for input of the opposite byte order. */
-    argext_topk_regs_kernel topk_regs_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
 #endif /* ARGEXT_ABI_H */

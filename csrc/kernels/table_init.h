@@ -20,4 +20,3 @@
     .topk_cols = ARGEXT_TABLE_TOPK_OPS(topk_cols),
     .topk_cols_swapped = ARGEXT_TABLE_TOPK_OPS(topk_cols_swapped),
     .topk_regs = TOPK_REGS_OPS(topk_regs),
-    .topk_regs_swapped = TOPK_REGS_OPS(topk_regs_swapped),
