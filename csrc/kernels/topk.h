@@ -97,8 +97,8 @@ static inline void argext_topk_offer(argext_topk_set *s, int64_t key, int64_t id
 #define ARGEXT_TOPK_COLS_K 16
 
 /* k up to this is also taken by the register kernels (abi.h), which keep a
-   vector of columns' k best in registers over all the rows and write the
-   outputs themselves. */
+   vector of columns' k best in registers over all the rows (in 1, 2, 4 or 8
+   slots) and write the outputs themselves. */
 #define ARGEXT_TOPK_REGS_K 8
 
 /* The columns a register kernel's span skips before its whole vectors

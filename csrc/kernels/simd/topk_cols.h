@@ -126,9 +126,9 @@ VINLINE void L(topk_cols)(const char *p, int64_t rows, int64_t rs, int64_t bn, i
 
 /*
  * The register kernel: each vector of columns keeps its K best in registers
- * (K <= ARGEXT_TOPK_REGS_K a constant, so that every slot is a register)
- * over all the rows, then writes the first k of them (k <= K) straight to
- * the outputs: values (the keys turned back into elements) and int64 rows.
+ * (K of 1, 2, 4, 8 a constant, so that every slot is a register) over all
+ * the rows, then writes the first k of them (k <= K) straight to the
+ * outputs: values (the keys turned back into elements) and int64 rows.
  * Rows fit a chunk (topk_cols_chunk), so a row tag never wraps.
  */
 
@@ -209,7 +209,7 @@ VINLINE vec L(topk_unkey)(vec key, int op, int kind)
    stride rs) written out: its values at v, its rows at x; by v_stream
    where `stream` and the place is aligned. */
 VINLINE void L(topk_regs_out)(const char *q, int64_t rs, vec s, vec g, char *v, char *x, int op,
-                              int kind, int sw, int stream)
+                              int kind, int stream)
 {
     enum { LANES = V_BYTES / W };
     LANE_INT tag[LANES];
@@ -229,13 +229,9 @@ VINLINE void L(topk_regs_out)(const char *q, int64_t rs, vec s, vec g, char *v, 
         if (odd) {
             char e[V_BYTES];
             v_store(e, value);
-            for (int l = 0; l < LANES; l++) {
-                if (!((odd >> (l * MASK_BITS(W))) & 1))
-                    continue;
-                const char *in = q + rows[l] * rs + l * W;
-                for (int b = 0; b < W; b++)
-                    e[l * W + b] = in[sw ? W - 1 - b : b];
-            }
+            for (int l = 0; l < LANES; l++)
+                if ((odd >> (l * MASK_BITS(W))) & 1)
+                    memcpy(e + l * W, q + rows[l] * rs + l * W, W);
             value = v_load(e);
         }
     }
@@ -249,61 +245,82 @@ VINLINE void L(topk_regs_out)(const char *q, int64_t rs, vec s, vec g, char *v, 
    memory for (the same rows' next columns). */
 #define TOPK_REGS_AHEAD 3
 
-/* nc columns (whole vectors) at p over all rows (rows <= the chunk) with K
-   slots: the first k written (rank order, or row order if !sorted) to
-   values (rank t at values + t * vstep) and indices (int64, istep). */
-VINLINE void L(topk_regs_block)(const char *p, int64_t rows, int64_t rs, int64_t nc, int K,
-                                int64_t k, int sorted, char *values, int64_t vstep, char *indices,
-                                int64_t istep, int stream, int op, int kind, int64_t inf, int sw)
+/* One vector of columns at q over all rows (rows <= the chunk) with K
+   slots (k <= K): the first k written (rank order, or row order if
+   !sorted) to values (rank t at values + t * vstep) and indices (int64,
+   istep). */
+VINLINE void L(topk_regs_vector)(const char *q, int64_t rows, int64_t rs, int K, int64_t k,
+                                 int sorted, char *values, int64_t vstep, char *indices,
+                                 int64_t istep, int stream, int op, int kind, int64_t inf)
 {
     const int64_t ahead = TOPK_REGS_AHEAD * V_BYTES;
-    for (int64_t j = 0; j < nc; j += V_BYTES / W) {
-        const char *q = p + j * W;
-        vec s[ARGEXT_TOPK_REGS_K], g[ARGEXT_TOPK_REGS_K];
-        int64_t r = 0;
-        for (; r < K && r < rows; r++) {
-            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(r * rs + ahead)));
-            L(topk_regs_fill)(s, g, L(keys_at)(q + r * rs, op, kind, inf, sw), L(v_set1)(r), K, r);
-        }
-        for (; r < rows; r++) {
-            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(r * rs + ahead)));
-            L(topk_regs_insert)(s, g, L(keys_at)(q + r * rs, op, kind, inf, sw), L(v_set1)(r), K);
-        }
-        if (!sorted)
-            L(topk_regs_by_row)(s, g, K);
-        ARGEXT_UNROLL
-        for (int t = 0; t < K; t++)
-            if (t < k)
-                L(topk_regs_out)(q, rs, s[t], g[t], values + t * vstep + j * W,
-                                 indices + t * istep + j * 8, op, kind, sw, stream);
+    vec s[ARGEXT_TOPK_REGS_K], g[ARGEXT_TOPK_REGS_K];
+    ARGEXT_UNROLL
+    for (int t = 0; t < K; t++) /* slots past the rows (K > rows >= k): never written out */
+        s[t] = g[t] = L(v_set1)(0);
+    int64_t r = 0;
+    for (; r < K && r < rows; r++) {
+        argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(r * rs + ahead)));
+        L(topk_regs_fill)(s, g, L(keys_at)(q + r * rs, op, kind, inf, 0), L(v_set1)(r), K, r);
     }
+    for (; r < rows; r++) {
+        argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(r * rs + ahead)));
+        L(topk_regs_insert)(s, g, L(keys_at)(q + r * rs, op, kind, inf, 0), L(v_set1)(r), K);
+    }
+    if (!sorted) {
+        /* The slots past k last in row order: the sort is stable, and
+           no row's tag is above SMAX. */
+        ARGEXT_UNROLL
+        for (int t = 1; t < K; t++)
+            if (t >= k)
+                g[t] = L(v_set1)(SMAX(W));
+        L(topk_regs_by_row)(s, g, K);
+    }
+    /* Out through memory, a rank at a time: one copy of the output code,
+       not K (this runs once per vector of columns, after all the rows). */
+    vec keys[ARGEXT_TOPK_REGS_K], tags[ARGEXT_TOPK_REGS_K];
+    ARGEXT_UNROLL
+    for (int t = 0; t < K; t++)
+        keys[t] = s[t], tags[t] = g[t];
+    for (int t = 0; t < K && t < k; t++)
+        L(topk_regs_out)(q, rs, keys[t], tags[t], values + t * vstep, indices + t * istep, op,
+                         kind, stream);
 }
 
 /* bn >= lead + one vector of columns with K slots: the first vector as it
-   lies, if lead > 0, then whole vectors from column lead (their loads
-   aligned), then the last vector's worth again, alone, for the columns left
-   over (the columns before them written twice, alike). */
+   lies, if lead > 0, then whole vectors from column lead (their loads and
+   stores aligned), then the last vector's worth again, alone, for the
+   columns left over (the columns before them written twice, alike). */
 VINLINE void L(topk_regs_span)(const char *p, int64_t rows, int64_t rs, int64_t bn, int64_t lead,
                                int K, int64_t k, int sorted, char *values, int64_t vstep,
                                char *indices, int64_t istep, int stream, int op, int kind,
-                               int64_t inf, int sw)
+                               int64_t inf)
 {
-    const int64_t lanes = V_BYTES / W, nc = (bn - lead) / lanes * lanes;
-    if (lead)
-        L(topk_regs_block)(p, rows, rs, lanes, K, k, sorted, values, vstep, indices, istep, stream,
-                           op, kind, inf, sw);
-    L(topk_regs_block)(p + lead * W, rows, rs, nc, K, k, sorted, values + lead * W, vstep,
-                       indices + lead * 8, istep, stream, op, kind, inf, sw);
-    if (lead + nc < bn)
-        L(topk_regs_block)(p + (bn - lanes) * W, rows, rs, lanes, K, k, sorted,
-                           values + (bn - lanes) * W, vstep, indices + (bn - lanes) * 8, istep,
-                           stream, op, kind, inf, sw);
+    const int64_t lanes = V_BYTES / W, end = lead + (bn - lead) / lanes * lanes;
+    /* One loop, so that the vector code is inlined once: column 0 first
+       if lead > 0, then the aligned vectors from lead to end, then bn -
+       lanes if columns are left over. */
+    for (int64_t c = 0;;) {
+        L(topk_regs_vector)(p + c * W, rows, rs, K, k, sorted, values + c * W, vstep,
+                            indices + c * 8, istep, stream, op, kind, inf);
+        if (c < lead)
+            c = lead;
+        else if (c + lanes < end)
+            c += lanes;
+        else if (c + lanes == end && end < bn)
+            c = bn - lanes;
+        else
+            break;
+    }
 }
+
+/* The slots that k runs with: the next of 1, 2, 4 and 8. */
+#define TOPK_REGS_SLOTS(k) ((k) <= 2 ? (int)(k) : (k) <= 4 ? 4 : 8)
 
 #define TOPK_REGS_K_CASE(K)                                                                     \
     case K:                                                                                     \
         L(topk_regs_span)(p, rows, rs, bn, lead, K, k, sorted, values, vstep, indices, istep,   \
-                          stream, op, kind, inf, sw);                                           \
+                          stream, op, kind, inf);                                               \
         break;
 
 /* TopK's register kernel (abi.h) on bn contiguous columns: 0 where it does
@@ -312,25 +329,23 @@ VINLINE void L(topk_regs_span)(const char *p, int64_t rows, int64_t rs, int64_t 
    vectors start at column `lead` (argext_topk_regs_lead), where the stores
    and loads are aligned: the front places its outputs so that all are.
    `stream`: the outputs are written by v_stream where aligned (outputs too
-   large for the caches). */
+   large for the caches). k runs with K slots, K the next of 1, 2, 4, 8:
+   four instances, not eight (the padded slots cost little next to the
+   loads: BENCHMARKS.md). */
 VINLINE int L(topk_regs)(const char *p, int64_t rows, int64_t rs, int64_t bn, int64_t k,
                          int sorted, char *values, int64_t vstep, char *indices, int64_t istep,
-                         int stream, int op, int kind, int64_t inf, int sw)
+                         int stream, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W;
-    if (L(scalar)(kind) || bn < lanes || rows > L(topk_cols_chunk)())
+    if (L(scalar)(kind) || bn < lanes || rows > L(topk_cols_chunk)() || k > ARGEXT_TOPK_REGS_K)
         return 0;
     int64_t lead = argext_topk_regs_lead(p, values, indices, W, V_BYTES);
     if (bn < lead + lanes)
         lead = 0;
-    switch (k) {
+    switch (TOPK_REGS_SLOTS(k)) {
         TOPK_REGS_K_CASE(1)
         TOPK_REGS_K_CASE(2)
-        TOPK_REGS_K_CASE(3)
         TOPK_REGS_K_CASE(4)
-        TOPK_REGS_K_CASE(5)
-        TOPK_REGS_K_CASE(6)
-        TOPK_REGS_K_CASE(7)
         TOPK_REGS_K_CASE(8)
     default:
         return 0;
