@@ -2,13 +2,10 @@
 # more) come from argext's own NumPy memory handler, argext_outputs: blocks
 # placed at a chosen byte offset from a 64-byte boundary (the kernels read the
 # input in aligned vectors and write such outputs with streaming stores, which
-# need aligned vectors too: the offset puts both in step), asked for as
-# transparent huge pages (as NumPy does for its own large blocks), and, when
-# their array is freed, kept in one of a few slots for the next output that
-# fits (OUTPUT_KEPT_MAX bytes kept at most, in all): a loop of calls of one
-# shape then writes to memory that is already mapped, instead of faulting in
-# and zeroing fresh pages every call (for a 4x21x512x512 float32 map and k = 5,
-# half as long again as TopK takes to write its 63 MiB).
+# need aligned vectors too: the offset puts both in step) and asked for as
+# transparent huge pages (as NumPy does for its own large blocks). A freed
+# block goes straight back to the C library: argext keeps no memory of its
+# own once the arrays are gone.
 # The arrays are ordinary NumPy arrays that own their data; the handler is set
 # only around their allocation, and only where the caller's context has
 # NumPy's default handler (a handler of the caller's own is left to do its
@@ -21,23 +18,6 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    #if defined(_MSC_VER) && !defined(__clang__)
-    #include <windows.h>
-    #define ARGEXT_XCHG(p, v) InterlockedExchangePointer((void *volatile *)(p), (v))
-    #define ARGEXT_CAS_NULL(p, v) \\
-        (InterlockedCompareExchangePointer((void *volatile *)(p), (v), NULL) == NULL)
-    #define ARGEXT_ADD(p, v) \\
-        ((size_t)InterlockedExchangeAdd64((volatile LONG64 *)(p), (LONG64)(v)) + (v))
-    #else
-    #define ARGEXT_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
-    static int argext_cas_null(void **p, void *v)
-    {
-        void *expected = NULL;
-        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
-    #define ARGEXT_CAS_NULL(p, v) argext_cas_null((p), (v))
-    #define ARGEXT_ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
-    #endif
 
     #if defined(_MSC_VER) && !defined(__clang__)
     #define ARGEXT_TLS __declspec(thread)
@@ -46,8 +26,6 @@ cdef extern from *:
     #endif
 
     #define OUTPUT_ALIGN 64
-    #define OUTPUT_SLOTS 4
-    #define OUTPUT_KEPT_MAX ((size_t)256 << 20)
 
     /* A block: its malloc'd start and its size, just before its data. */
     typedef struct {
@@ -58,21 +36,15 @@ cdef extern from *:
     /* The offset from a 64-byte boundary of the next block this thread asks for. */
     static ARGEXT_TLS size_t argext_output_phase;
 
-    static void *argext_output_slot[OUTPUT_SLOTS];
-    static size_t argext_output_kept; /* the bytes of the blocks in the slots */
-
     static argext_output_head *argext_output_head_of(void *data)
     {
         return (argext_output_head *)((char *)data - sizeof(argext_output_head));
     }
 
-    static void argext_output_release(void *data)
+    static void *argext_output_malloc(void *ctx, size_t size)
     {
-        free(argext_output_head_of(data)->raw);
-    }
-
-    static void *argext_output_new(size_t size)
-    {
+        (void)ctx;
+        size = size ? size : 1;
         if (size > (size_t)-1 - 2 * OUTPUT_ALIGN - sizeof(argext_output_head))
             return NULL;
         char *raw = (char *)malloc(size + 2 * OUTPUT_ALIGN + sizeof(argext_output_head));
@@ -93,29 +65,6 @@ cdef extern from *:
         return data;
     }
 
-    /* A kept block of `size` bytes or a little more (an eighth), at the offset
-       asked for, else a new one. */
-    static void *argext_output_malloc(void *ctx, size_t size)
-    {
-        (void)ctx;
-        for (int i = 0; i < OUTPUT_SLOTS; i++) {
-            void *data = ARGEXT_XCHG(&argext_output_slot[i], NULL);
-            if (!data)
-                continue;
-            size_t have = argext_output_head_of(data)->size;
-            if (have >= size && have - size <= have / 8 &&
-                (uintptr_t)data % OUTPUT_ALIGN == argext_output_phase % OUTPUT_ALIGN) {
-                ARGEXT_ADD(&argext_output_kept, (size_t)0 - have);
-                return data;
-            }
-            if (!ARGEXT_CAS_NULL(&argext_output_slot[i], data)) {
-                ARGEXT_ADD(&argext_output_kept, (size_t)0 - have);
-                argext_output_release(data);
-            }
-        }
-        return argext_output_new(size ? size : 1);
-    }
-
     static void *argext_output_calloc(void *ctx, size_t n, size_t itemsize)
     {
         if (itemsize && n > (size_t)-1 / itemsize)
@@ -126,19 +75,11 @@ cdef extern from *:
         return data;
     }
 
-    /* Kept in a free slot, if the kept bytes stay within OUTPUT_KEPT_MAX; else released. */
     static void argext_output_free(void *ctx, void *data, size_t size)
     {
         (void)ctx, (void)size;
-        if (!data)
-            return;
-        size_t have = argext_output_head_of(data)->size;
-        if (ARGEXT_ADD(&argext_output_kept, have) <= OUTPUT_KEPT_MAX)
-            for (int i = 0; i < OUTPUT_SLOTS; i++)
-                if (ARGEXT_CAS_NULL(&argext_output_slot[i], data))
-                    return;
-        ARGEXT_ADD(&argext_output_kept, (size_t)0 - have);
-        argext_output_release(data);
+        if (data)
+            free(argext_output_head_of(data)->raw);
     }
 
     static void *argext_output_realloc(void *ctx, void *data, size_t size)
@@ -146,7 +87,7 @@ cdef extern from *:
         if (!data)
             return argext_output_malloc(ctx, size);
         size_t have = argext_output_head_of(data)->size;
-        void *moved = argext_output_new(size ? size : 1);
+        void *moved = argext_output_malloc(ctx, size);
         if (!moved)
             return NULL;
         memcpy(moved, data, have < size ? have : size);
