@@ -10,7 +10,6 @@ and per-thread last error, exists once):
   _front/dlpack.pxi     DLPack both ways: tensors read in place, results returned
   _front/call.pxi       the one call path: a Call filled by a family, _run
   _front/errors.pxi     the one error path: the C core's refusal as an exception
-  _front/outputs.pxi    large outputs from argext's NumPy memory handler
   _front/argminmax.pxi  ONNX ArgMax / ArgMin
   _front/reduce.pxi     reduce_argmax / reduce_argmin (DirectML)
   _front/hardmax.pxi    ONNX Hardmax
@@ -31,8 +30,7 @@ import numpy as np
 
 cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
-from libc.string cimport memset, strcmp
+from libc.string cimport memset
 
 from argext._argext cimport *
 from argext import _columns, _errors
@@ -49,7 +47,6 @@ include "_front/intake.pxi"
 include "_front/dlpack.pxi"
 include "_front/call.pxi"
 include "_front/errors.pxi"
-include "_front/outputs.pxi"
 include "_front/argminmax.pxi"
 include "_front/reduce.pxi"
 include "_front/hardmax.pxi"

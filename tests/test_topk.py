@@ -678,36 +678,6 @@ def test_onnx_backend_node_tests():
             np.testing.assert_array_equal(values, want_values, err_msg=case.name)
 
 
-def test_large_outputs_from_argext_handler_aligned_and_released():
-    """Outputs of 4 MiB and more come from argext's NumPy memory handler and line
-    up with the input's columns on 64-byte boundaries; freed, they go back to the
-    C library (argext keeps none); they behave as any array (resize, copy)."""
-    try:
-        from numpy._core.multiarray import get_handler_name
-    except ImportError:  # NumPy 1
-        from numpy.core.multiarray import get_handler_name
-
-    rng = np.random.default_rng(44)
-    x = rng.standard_normal((2, 9, 300, 1000), dtype=np.float32)[:, :, :, 3:]  # not aligned
-    values, indices = argext.topk(x, 4, 1)
-    assert get_handler_name(values) == get_handler_name(indices) == "argext_outputs"
-    want = topk_reference(x, 4, 1, 1, 1)
-    np.testing.assert_array_equal(indices, want[1])
-    np.testing.assert_array_equal(bits(values), bits(want[0]))
-    lead = (64 - x.ctypes.data % 64) % 64 // 4
-    assert (values.ctypes.data + 4 * lead) % 64 == 0
-    assert (indices.ctypes.data + 8 * lead) % 64 == 0
-    del values, indices
-    check(x, 4, 1, largest=0)
-    check(x, 3, 1, sorted=0)
-    _, indices = argext.topk(x, 4, 1)
-    kept = indices.copy()
-    indices.resize((indices.size + 5,), refcheck=False)  # the handler's realloc
-    np.testing.assert_array_equal(indices[:kept.size], kept.reshape(-1))
-    small_values, _ = argext.topk(x[:, :, :10], 4, 1)
-    assert get_handler_name(small_values) != "argext_outputs"
-
-
 REGS_K = 8  # the register kernels' largest k (csrc/kernels/topk.h); above it the column kernel
 
 

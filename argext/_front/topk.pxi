@@ -70,8 +70,7 @@ cdef tuple _topk(_Version v, object data, object k, object axis, object largest,
         shape[a] = c.k
         shape = tuple(shape)
         if out is None:
-            phases = _output_phases(arr)
-            values, indices = _empty(shape, odt, phases[0]), _empty(shape, _INT64, phases[1])
+            values, indices = np.empty(shape, odt), np.empty(shape, _INT64)
         else:
             values, indices = _topk_out(v, out, arr)
         _describe(&c.indices, <cnp.ndarray>indices, _code(indices.dtype))

@@ -326,8 +326,8 @@ VINLINE void L(topk_regs_span)(const char *p, int64_t rows, int64_t rs, int64_t 
 /* TopK's register kernel (abi.h) on bn contiguous columns: 0 where it does
    not apply (fewer columns than a vector, k above ARGEXT_TOPK_REGS_K, more
    rows than a chunk), the caller then taking the column kernel. The whole
-   vectors start at column `lead` (argext_topk_regs_lead), where the stores
-   and loads are aligned: the front places its outputs so that all are.
+   vectors start at column `lead` (argext_topk_regs_lead), where the index
+   stores are aligned, and the value stores and loads too where they can be.
    `stream`: the outputs are written by v_stream where aligned (outputs too
    large for the caches). k runs with K slots, K the next of 1, 2, 4, 8:
    four instances, not eight (the padded slots cost little next to the
