@@ -720,3 +720,76 @@ def test_onnx_backend_node_tests():
                                          onnx.numpy_helper.to_array(v) for v in outputs]
             np.testing.assert_array_equal(indices, want_indices, err_msg=case.name)
             np.testing.assert_array_equal(values, want_values, err_msg=case.name)
+
+
+REGS_K = 8  # the register kernels' largest k (csrc/kernels/topk.h); above it the column kernel
+
+
+def _regs_inputs(dtype):
+    """(input, axis, ks) for the register kernel: column counts below, at and
+    around a vector (odd ones leave a tail written by an overlapping last
+    vector), starts at offsets within a 64-byte line (aligned and unaligned
+    spans), columns past one span (16 KiB of a row), kept dimensions merged
+    into the columns, rows within an 8-bit row tag's chunk, ties, NaN, -0.0
+    and +0.0; for 64-bit integers their extremes, which a double cannot tell
+    apart."""
+    rng = np.random.default_rng(int(dtype.num) + 60)
+    rows, every_k = 19, range(1, REGS_K + 2)
+    for cols in (1, 7, 31, 33, 64, 67, 129):
+        yield sample(rng, (rows, cols), dtype), 0, every_k
+    yield sample(rng, (2, rows, 5, 301), dtype), 1, every_k
+    base = sample(rng, (2, rows, 4100 * 8 // dtype.itemsize + 77), dtype)
+    w = dtype.itemsize
+    for start in sorted({0, 1, 16 // w, 32 // w + 1, 64 // w}):
+        yield base[:, :, start:], 1, (1, 2, 3, 5, REGS_K, REGS_K + 1)
+    if dtype.kind in "iu" and dtype.itemsize == 8:
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, size=(rows, 70), dtype=dtype, endpoint=True)
+        x[::3] = info.max
+        x[1::4] = info.max - 1
+        x[2::5] = info.min
+        x[3::6] = info.min + 1
+        yield x, 0, every_k
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_channel_register_kernel_at_every_level(isa, dtype):
+    """The channel axis with k from 1 to the register kernels' largest and one
+    above (the column kernel), both orders, sorted and by row, at every ISA
+    level, against the stable-sort reference; byte-swapped input (the column
+    kernel) alike."""
+    for x, axis, ks in _regs_inputs(dtype):
+        for k in ks:
+            check(x, k, axis, largest=k % 2, sorted=k // 2 % 2)
+            check(x, k, axis, largest=1 - k % 2, sorted=1 - k // 2 % 2)
+    if dtype != BFLOAT16 and dtype.itemsize > 1:
+        x = next(_regs_inputs(dtype))[0][:, :50].astype(dtype.newbyteorder("S"))
+        for k in (1, 5, REGS_K, REGS_K + 1):
+            check(x, k, 0)
+            check(x, k, 0, largest=0, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.uint64)]
+                         + ([BFLOAT16] if BFLOAT16 is not None else []), ids=str)
+def test_channel_register_kernel_streams_and_writes_out(isa, dtype):
+    """Outputs of 8 MiB and more (written by streaming stores) and outputs
+    given by out=: contiguous at any offset, strided (the column kernel)."""
+    rng = np.random.default_rng(int(dtype.num) + 70)
+    x = sample(rng, (REGS_K + 1, (8 << 20) // (REGS_K * (dtype.itemsize + 8)) + 33), dtype)
+    for k in (3, REGS_K):
+        check(x, k, 0)
+        check(x[:, 5:], k, 0, largest=0, sorted=0)
+    y = x[:, :1000]
+    for k in (1, 6, REGS_K + 1):
+        want_values, want_indices = topk_reference(y, k, 0)
+        for shift in (0, 1, 3):
+            values = np.zeros((k, 1000 + shift), y.dtype)[:, shift:]
+            indices = np.zeros(k * 1000 + shift, np.int64)[shift:].reshape(k, 1000)
+            argext.topk(y, k, 0, out=(values, indices))
+            np.testing.assert_array_equal(indices, want_indices)
+            np.testing.assert_array_equal(bits(values), bits(want_values))
+        values = np.zeros((k, 2000), y.dtype)[:, ::2]
+        indices = np.zeros((1000, k), np.int64).T
+        argext.topk(y, k, 0, out=(values, indices))
+        np.testing.assert_array_equal(indices, want_indices)
+        np.testing.assert_array_equal(bits(values), bits(want_values))

@@ -122,7 +122,7 @@ CASES = {c.name: c for c in [
     Case("topk_1d", "TopK k=10 of a contiguous 1-D array", "topk", 0, ("float32",), _sized(None),
          (4096,), sized=True, k=10),
     Case("topk_channel", "TopK k=5 over the channel axis of a segmentation map", "topk", 1,
-         ("float32",), _fixed((4, 21, 512, 512)), (1, 21, 16, 16), k=5),
+         ("float32", "float16", "bfloat16"), _fixed((4, 21, 512, 512)), (1, 21, 16, 16), k=5),
     Case("dask", "argext.dask.argmax vs da.argmax, axis 0 over 4x4 chunks, 2-worker LocalCluster",
          "argmax", 0, ("float32", "float16"), _columns(4096), (64, 64), sized=True),
 ]}

@@ -19,20 +19,29 @@
 #define STATE_BYTES 16384
 #define BLOCK_MIN 64
 #define BLOCK_MAX 4096
+/* Bytes of each row that a unit of the register kernel reads (it keeps its
+   state in registers): few units, each a long run of every row. */
+#define REGS_SPAN_BYTES 16384
+/* Outputs of this many bytes or more are written with streaming stores:
+   they would only evict the input from the caches. */
+#define STREAM_BYTES (8 << 20)
 
 typedef struct {
     const char *in;
     char *values, *indices;
     argext_topk_cols_kernel kernel;
+    argext_topk_regs_kernel regs; /* NULL: the outputs' columns are not contiguous */
     size_t itemsize;
     int swapped, sorted, nk;
+    int stream; /* the outputs bypass the caches: they outsize them */
     int64_t n, rs, k;                  /* the axis: rows, byte stride; and k */
     int64_t values_step, indices_step; /* along the axis */
     int64_t cols, cs, vs, is;          /* the columns: extent, input/values/indices strides */
-    int64_t block, blocks;             /* columns per block, blocks per kept position */
+    int64_t block;                     /* columns per block of the column kernel */
+    int64_t span, spans;               /* columns per unit, units per kept position */
     argext_dim kept[ARGEXT_MAX_RANK];   /* the other kept dimensions: input and values */
     argext_dim kept_i[ARGEXT_MAX_RANK]; /* the same: indices */
-    int64_t units, ranges, per_task;    /* blocks in all; tasks; int64 places per task */
+    int64_t units, ranges, per_task;    /* spans in all; tasks; int64 places per task */
     int64_t *mem;
 } cols_plan;
 
@@ -80,7 +89,6 @@ static void plan_columns(cols_plan *t, const argext_topk_request *r, int c)
         t->cs = -t->cs, t->vs = -t->vs, t->is = -t->is;
     }
     t->block = block_of(t->k, (int64_t)t->itemsize, t->cols);
-    t->blocks = (t->cols + t->block - 1) / t->block;
 }
 
 static void plan_cols(cols_plan *t, const argext_topk_request *r)
@@ -96,7 +104,14 @@ static void plan_cols(cols_plan *t, const argext_topk_request *r)
                      .n = r->shape[a], .rs = r->strides[a], .k = r->k,
                      .values_step = r->values_strides[a], .indices_step = r->indices_strides[a]};
     plan_columns(t, r, c);
-    t->units = t->blocks;
+    if (!swapped && t->cs == (int64_t)w && t->vs == (int64_t)w && t->is == 8 &&
+        t->k <= ARGEXT_TOPK_REGS_K)
+        t->regs = kt->topk_regs[op][dt];
+    t->span = t->block;
+    if (t->regs)
+        t->span = REGS_SPAN_BYTES / (int64_t)w < t->cols ? REGS_SPAN_BYTES / (int64_t)w : t->cols;
+    t->spans = (t->cols + t->span - 1) / t->span;
+    t->units = t->spans;
     for (int d = 0; d < r->rank; d++) {
         if (d == r->axis || d == c)
             continue;
@@ -104,6 +119,9 @@ static void plan_cols(cols_plan *t, const argext_topk_request *r)
         t->kept_i[t->nk++] = (argext_dim){r->shape[d], 0, r->indices_strides[d]};
         t->units *= r->shape[d];
     }
+    double out_bytes = (double)t->units / (double)t->spans * (double)t->cols * (double)t->k *
+                       (double)(w + 8);
+    t->stream = out_bytes >= (double)STREAM_BYTES;
     t->per_task = 3 * t->k * t->block; /* rows out, then the kernel's work */
 }
 
@@ -149,25 +167,51 @@ static void write_block(const cols_plan *t, const char *in, char *values, char *
     }
 }
 
-/* Blocks [u0, u1), block u of kept position u / blocks. */
+/* Units [u0, u1), unit u the columns of span u % spans of kept position
+   u / spans: the register kernel's, or the column kernel's in blocks. */
 static void run_units(const cols_plan *t, int64_t u0, int64_t u1, int64_t *mem)
 {
-    int64_t *idx = mem, *work = mem + t->k * t->block, pos = u0 / t->blocks;
+    int64_t *idx = mem, *work = mem + t->k * t->block, pos = u0 / t->spans;
     argext_iter at, at_i;
     argext_iter_seek(&at, t->nk, t->kept, pos);
     argext_iter_seek(&at_i, t->nk, t->kept_i, pos);
     for (int64_t u = u0; u < u1; u++) {
-        if (u / t->blocks != pos) {
+        if (u / t->spans != pos) {
             argext_iter_next(&at);
             argext_iter_next(&at_i);
             pos++;
         }
-        int64_t c0 = (u % t->blocks) * t->block;
-        int64_t bn = t->cols - c0 < t->block ? t->cols - c0 : t->block;
+        int64_t c0, c1;
+        if (t->regs) {
+            /* The spans after the first start where the outputs are aligned: a
+               vector never shares a cache line of them with another span's (a
+               plain store to a line that streaming stores wrote waits for memory). */
+            int64_t b = u % t->spans;
+            int64_t lead = argext_topk_regs_lead(t->in + at.in, t->values + at.out,
+                                                 t->indices + at_i.out, (int64_t)t->itemsize, 64);
+            c0 = b ? lead + b * t->span : 0;
+            c1 = lead + (b + 1) * t->span;
+            c0 = c0 < t->cols ? c0 : t->cols;
+            c1 = c1 < t->cols ? c1 : t->cols;
+        } else {
+            c0 = (u % t->spans) * t->span;
+            c1 = t->cols - c0 < t->span ? t->cols : c0 + t->span;
+        }
+        if (c0 >= c1)
+            continue;
         const char *in = t->in + at.in + c0 * t->cs;
-        t->kernel(in, t->n, t->rs, bn, t->cs, t->k, bn, idx, work);
-        write_block(t, in, t->values + at.out + c0 * t->vs, t->indices + at_i.out + c0 * t->is,
-                    bn, idx);
+        char *values = t->values + at.out + c0 * t->vs;
+        char *indices = t->indices + at_i.out + c0 * t->is;
+        if (t->regs && t->regs(in, t->n, t->rs, c1 - c0, t->k, t->sorted, values, t->values_step,
+                               indices, t->indices_step, t->stream))
+            continue;
+        for (int64_t b = c0; b < c1; b += t->block) {
+            int64_t bn = c1 - b < t->block ? c1 - b : t->block;
+            const char *q = t->in + at.in + b * t->cs;
+            t->kernel(q, t->n, t->rs, bn, t->cs, t->k, bn, idx, work);
+            write_block(t, q, t->values + at.out + b * t->vs, t->indices + at_i.out + b * t->is, bn,
+                        idx);
+        }
     }
 }
 
@@ -178,13 +222,40 @@ static void cols_task(void *context, int64_t task)
               argext_part_start(t->units, t->ranges, task + 1), t->mem + task * t->per_task);
 }
 
+/* r with its column dimension merged with each kept dimension that
+   continues it in the input and both outputs (that dimension's extent then
+   1): a C-contiguous (4, 21, 512, 512) over axis 1 has 512 * 512 columns,
+   so that each run of columns is long. */
+static void merge_columns(argext_topk_request *m, int64_t *shape, const argext_topk_request *r)
+{
+    int c = column_dim(r);
+    *m = *r;
+    memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->rank);
+    m->shape = shape;
+    for (int merged = 1; merged;) {
+        merged = 0;
+        for (int d = 0; d < r->rank; d++)
+            if (d != r->axis && d != c && shape[d] > 1 &&
+                r->strides[d] == shape[c] * r->strides[c] &&
+                r->values_strides[d] == shape[c] * r->values_strides[c] &&
+                r->indices_strides[d] == shape[c] * r->indices_strides[c]) {
+                shape[c] *= shape[d];
+                shape[d] = 1;
+                merged = 1;
+            }
+    }
+}
+
 argext_status argext_engine_topk_cols(const argext_topk_request *r)
 {
     cols_plan t;
-    plan_cols(&t, r);
+    argext_topk_request m;
+    int64_t shape[ARGEXT_MAX_RANK];
+    merge_columns(&m, shape, r);
+    plan_cols(&t, &m);
     if (t.units == 0)
         return ARGEXT_OK;
-    int64_t per_unit = t.n * t.block * (int64_t)t.itemsize; /* n <= SIZE_MAX / itemsize */
+    int64_t per_unit = t.n * t.span * (int64_t)t.itemsize; /* n <= SIZE_MAX / itemsize */
     int64_t bytes = t.units > INT64_MAX / per_unit ? INT64_MAX : t.units * per_unit;
     int parts = argext_parts_for(bytes);
     t.ranges = t.units < parts ? t.units : parts;

@@ -82,6 +82,21 @@ typedef void (*argext_topk_cols_kernel)(const char *p, int64_t rows, int64_t rs,
                                         int64_t cs, int64_t k, int64_t ld, int64_t *idx,
                                         void *work);
 
+/*
+ * TopK register kernel: the k best (1 <= k <= rows) of each of bn
+ * contiguous columns (byte stride the itemsize) over `rows` rows (byte
+ * stride rs, maybe negative) from p, written out: rank t's values (native
+ * order, byte stride the itemsize) at values + t * vstep, its int64 rows at
+ * indices + t * istep (byte stride 8); ranks best first (sorted) or in
+ * increasing row order. stream: the outputs are too large for the caches
+ * (stores that bypass them, where the ISA has such). Returns 0, having
+ * written nothing, where it does not apply (the caller then runs the
+ * column kernel); its instances are TopK's two orders (ops.h).
+ */
+typedef int (*argext_topk_regs_kernel)(const char *p, int64_t rows, int64_t rs, int64_t bn,
+                                       int64_t k, int sorted, char *values, int64_t vstep,
+                                       char *indices, int64_t istep, int stream);
+
 typedef struct argext_kernel_table {
     argext_row_kernel row[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The row kernel for input of the opposite byte order (itemsize > 1). */
@@ -96,6 +111,8 @@ typedef struct argext_kernel_table {
     argext_topk_cols_kernel topk_cols[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The TopK column kernel for input of the opposite byte order. */
     argext_topk_cols_kernel topk_cols_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* Native byte order only: byte-swapped input takes the column kernel. */
+    argext_topk_regs_kernel topk_regs[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
 } argext_kernel_table;
 
 #endif /* ARGEXT_ABI_H */

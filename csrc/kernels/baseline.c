@@ -222,6 +222,18 @@ static int argext_cols_swapped_none_baseline(const char *p, int64_t rows, int64_
     {{ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)},                        \
      {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}}
 
+/* No TopK register kernel: the column kernel takes every block. */
+static int argext_topk_regs_none_baseline(const char *p, int64_t rows, int64_t rs, int64_t bn,
+                                          int64_t k, int sorted, char *values, int64_t vstep,
+                                          char *indices, int64_t istep, int stream)
+{
+    (void)p, (void)rows, (void)rs, (void)bn, (void)k, (void)sorted, (void)values, (void)vstep;
+    (void)indices, (void)istep, (void)stream;
+    return 0;
+}
+#define TOPK_REGS_NONE(ENUM, ...) [ARGEXT_##ENUM] = argext_topk_regs_none_baseline,
+#define TOPK_REGS_OPS(SHAPE) {{ARGEXT_DTYPES(TOPK_REGS_NONE)}, {ARGEXT_DTYPES(TOPK_REGS_NONE)}}
+
 static void argext_byteswap_baseline(unsigned char *dst, const char *src, int64_t rows, int64_t rs,
                                      int64_t n, int64_t s, int itemsize, int64_t ahead)
 {

@@ -44,6 +44,14 @@
 #define VINLINE static inline __attribute__((always_inline))
 #endif
 
+/* Before a loop of a few constant trips over an array of vectors: unrolled
+   whole, so that each element is a register. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ARGEXT_UNROLL _Pragma("GCC unroll 16")
+#else
+#define ARGEXT_UNROLL
+#endif
+
 /* Index of the lowest (ctz64) and highest (msb64) set bit of x != 0. */
 #if defined(_MSC_VER) && !defined(__clang__)
 VINLINE int ctz64(uint64_t x)

@@ -6,6 +6,7 @@
  *   };
  * with KERNEL(op, shape, dtype) naming the includer's kernels,
  * COLS_SWAPPED_OPS the in-place byte-swapped column kernels (the baseline
+ * has none), TOPK_REGS_OPS(shape) the TopK register kernels (the baseline
  * has none) and SWAP_KERNEL its swap kernel.
  */
     .row = ARGEXT_TABLE_OPS(row),
@@ -18,3 +19,4 @@
     .topk_swapped = ARGEXT_TABLE_TOPK_OPS(topk_swapped),
     .topk_cols = ARGEXT_TABLE_TOPK_OPS(topk_cols),
     .topk_cols_swapped = ARGEXT_TABLE_TOPK_OPS(topk_cols_swapped),
+    .topk_regs = TOPK_REGS_OPS(topk_regs),

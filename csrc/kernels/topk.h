@@ -98,6 +98,30 @@ static inline void argext_topk_offer(argext_topk_set *s, int64_t key, int64_t id
    O(k) per column. */
 #define ARGEXT_TOPK_COLS_K 16
 
+/* k up to this is also taken by the register kernels (abi.h), which keep a
+   vector of columns' k best in registers over all the rows (in 1, 2, 4 or 8
+   slots) and write the outputs themselves. */
+#define ARGEXT_TOPK_REGS_K 8
+
+/* The columns a register kernel's span skips before its whole vectors
+   start (the skipped ones are a vector of their own): the first column
+   (below align / w, align a power of two) whose int64 index, value and
+   input element (w bytes each) are aligned to `align` bytes, or, failing
+   that, the most of them, the stores first. */
+static inline int64_t argext_topk_regs_lead(const char *in, const char *values,
+                                            const char *indices, int64_t w, int64_t align)
+{
+    int64_t best = 0, score = -1;
+    for (int64_t c = 0; c < align / w; c++) {
+        int64_t s = 4 * !(((uintptr_t)indices + (uintptr_t)(c * 8)) % (uintptr_t)align) +
+                    2 * !(((uintptr_t)values + (uintptr_t)(c * w)) % (uintptr_t)align) +
+                    !(((uintptr_t)in + (uintptr_t)(c * w)) % (uintptr_t)align);
+        if (s > score)
+            best = c, score = s;
+    }
+    return best;
+}
+
 /* A column's k best (keys[t * step], rows idx[t * step], rank order, m of
    them filled) offered the key of a later row: it enters after every key
    at or above its own (those rows came first). */

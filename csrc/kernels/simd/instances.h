@@ -89,7 +89,8 @@ ARGEXT_DTYPES(SIMD_DTYPE)
                                    BASELINE_OF(topk_swapped, OP, ENUM));                          \
     }                                                                                             \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
-    SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)
+    SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)                   \
+    SIMD_TOPK_REGS(NAME, LN, KIND, INF, OP, OPNAME, topk_regs)
 /* TopK's column kernel where it applies, else the baseline's. */
 #define SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, SHAPE, SW)                          \
     static void KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t rows, int64_t rs, int64_t bn,  \
@@ -101,6 +102,17 @@ ARGEXT_DTYPES(SIMD_DTYPE)
         else                                                                                      \
             LANE_OF(LN, topk_cols)(p, rows, rs, bn, k, ld, idx, work, ARGEXT_OP_##OP,             \
                                    ARGEXT_KIND_##KIND, INF, SW);                                  \
+    }
+/* TopK's register kernel (0 where it does not apply); native byte order only
+   (byte-swapped input takes the column kernel: a rare layout, which would
+   double the register kernel's many instances). */
+#define SIMD_TOPK_REGS(NAME, LN, KIND, INF, OP, OPNAME, SHAPE)                                    \
+    static int KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t rows, int64_t rs, int64_t bn,   \
+                                           int64_t k, int sorted, char *values, int64_t vstep,    \
+                                           char *indices, int64_t istep, int stream)              \
+    {                                                                                             \
+        return LANE_OF(LN, topk_regs)(p, rows, rs, bn, k, sorted, values, vstep, indices, istep,  \
+                                      stream, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF);           \
     }
 #define SIMD_TOPK_DTYPE(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)        \
     SIMD_TOPK(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MAX, argmax) \
@@ -122,6 +134,7 @@ static void SWAP_KERNEL(unsigned char *dst, const char *src, int64_t rows, int64
 }
 
 #define COLS_SWAPPED_OPS ARGEXT_TABLE_OPS(cols_swapped)
+#define TOPK_REGS_OPS(SHAPE) ARGEXT_TABLE_TOPK_OPS(SHAPE)
 const argext_kernel_table ISA_TABLE_OF(ISA) = {
 #include "kernels/table_init.h"
 };
