@@ -46,8 +46,8 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
-/* The batched rows: dense short rows first, then masked short rows, then
-   row by row. */
+/* The batched rows: dense short rows first, then masked short rows, rows
+   of a few vectors, then row by row. */
 VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last,
                            int64_t *idx, int op, int kind, int64_t inf, argext_rows_kernel baseline)
 {
@@ -77,6 +77,10 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         return;
     }
 #endif
+    if (s == W && n >= V_BYTES / W && n <= MID_ROW_VECS * (V_BYTES / W) && !L(scalar)(kind)) {
+        L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, L(float_compares)(kind));
+        return;
+    }
     if (!L(row_vectorised)(kind, n, s)) {
         baseline(p, count, ps, n, s, last, idx);
         return;
