@@ -46,6 +46,18 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
+/* Most vectors of a row that rows_mid takes: where it measured faster
+   than the row scan on Zen 5 (BENCHMARKS.md, 4 MiB in cache), about 512
+   bytes of keys, more for float32/float64 by float compares. */
+VINLINE int64_t L(mid_row_vecs)(int floats)
+{
+    if (V_BYTES >= 64)
+        return W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16;
+    if (V_BYTES >= 32)
+        return floats ? 24 : 16;
+    return floats ? 32 : 24;
+}
+
 /* The batched rows: dense short rows first, then masked short rows, rows
    of a few vectors, then row by row. */
 VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last,
@@ -77,8 +89,9 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         return;
     }
 #endif
-    if (s == W && n >= V_BYTES / W && n <= MID_ROW_VECS * (V_BYTES / W) && !L(scalar)(kind)) {
-        L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, L(float_compares)(kind));
+    const int floats = L(float_compares)(kind);
+    if (s == W && n >= V_BYTES / W && n <= L(mid_row_vecs)(floats) * (V_BYTES / W) && !L(scalar)(kind)) {
+        L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
         return;
     }
     if (!L(row_vectorised)(kind, n, s)) {

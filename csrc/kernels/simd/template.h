@@ -56,10 +56,6 @@
 #define DENSE_ROW_MAX 64
 #define DENSE_ROW_VECS (DENSE_ROW_MAX * 8 / V_BYTES)
 
-/* Most vectors of a contiguous row that rows_mid.h takes (longer rows:
-   the row scan). */
-#define MID_ROW_VECS 32
-
 /* Largest and smallest signed value of a w-byte lane. */
 #define SMAX(w) ((int64_t)((UINT64_C(1) << (8 * (w)-1)) - 1))
 #define SMIN(w) (-SMAX(w) - 1)
