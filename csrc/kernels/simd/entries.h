@@ -46,16 +46,20 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
-/* Most vectors of a row that rows_mid takes: where it measured faster
-   than the row scan on Zen 5 (BENCHMARKS.md, 4 MiB in cache), about 512
-   bytes of keys, more for float32/float64 by float compares. */
-VINLINE int64_t L(mid_row_vecs)(int floats)
+/* Whether rows_mid takes contiguous rows of n elements: where it measured
+   faster than the row scan on Zen 5 (BENCHMARKS.md, 4 MiB in cache), up
+   to about 512 bytes of keys, more for float32/float64 by float compares;
+   but not, for 32- and 64-bit lanes at 16- and 64-byte vectors, rows of two
+   whole blocks or more, which the row scan takes without a tail, faster. */
+VINLINE int L(mid_rows)(int kind, int floats, int64_t n)
 {
-    if (V_BYTES >= 64)
-        return W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16;
-    if (V_BYTES >= 32)
-        return floats ? 24 : 16;
-    return floats ? 32 : 24;
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    const int64_t vecs = V_BYTES >= 64 ? (W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16)
+                         : V_BYTES >= 32 ? (floats ? 24 : 16)
+                                         : (floats ? 32 : 24);
+    if (V_BYTES != 32 && W >= 4 && n % block == 0 && n >= 2 * block)
+        return 0;
+    return n >= lanes && n <= vecs * lanes && !L(scalar)(kind);
 }
 
 /* The batched rows: dense short rows first, then masked short rows, rows
@@ -90,7 +94,7 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     }
 #endif
     const int floats = L(float_compares)(kind);
-    if (s == W && n >= V_BYTES / W && n <= L(mid_row_vecs)(floats) * (V_BYTES / W) && !L(scalar)(kind)) {
+    if (s == W && L(mid_rows)(kind, floats, n)) {
         L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
         return;
     }
