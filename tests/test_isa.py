@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import argext
+import argext.numpy
 from reference import ALL_DTYPES, BFLOAT16, arg_reference, hardmax_reference, is_float
 from reference import multi_axis_reference
 
@@ -245,6 +246,50 @@ def test_short_rows(isa, dtype):
         check_all(x, 1)
         check_all(x[::-2], 1)          # rows far apart, negative stride
         check_all(x[:, ::-1], 1)       # reversed elements: strided rows
+
+
+def _medium_rows(rng, dtype, n):
+    """Rows of n elements with the best planted where a row of whole vectors
+    and one overlapping last vector (16-, 32- or 64-byte) can get it wrong:
+    at vector edges and in the overlap, alone or tied across it; floats also
+    with a NaN there, and -0.0 tied with +0.0."""
+    size = dtype.itemsize
+    spots = sorted({p for lanes in (16 // size, 32 // size, 64 // size)
+                    for p in (0, lanes - 1, lanes, n - lanes - 1, n - lanes, n - lanes + 1,
+                              (n // lanes) * lanes - 1, (n // lanes) * lanes, n - 2, n - 1)
+                    if 0 <= p < n})
+    top = np.array(np.inf if is_float(dtype) else np.iinfo(dtype).max).astype(dtype)
+    x = sample(rng, dtype, (2 * len(spots) + 2, n), spread=3)
+    for r, p in enumerate(spots):
+        x[r, p] = top
+        x[len(spots) + r, p] = top
+        x[len(spots) + r, spots[-1 - r]] = top  # a tie, both orders
+    if is_float(dtype):
+        x[-2] = -0.0
+        x[-2, spots[::2]] = 0.0
+    return x, spots
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_medium_rows(isa, dtype):
+    """Every row length of one to a few dozen vectors at every level (the
+    medium-row kernel), against NumPy."""
+    rng = np.random.default_rng(7)
+    for n in range(2, 1100 // dtype.itemsize + 70):
+        x, spots = _medium_rows(rng, dtype, n)
+        check_all(x, 1)
+        if not is_float(dtype):
+            continue
+        y = x.copy()
+        for r, p in enumerate(spots):
+            y[r, p] = np.nan  # NaN wins, wherever it is
+        check_all(y, 1)
+        y[len(spots):, spots[len(spots) // 2]] = np.nan
+        y[-1] = np.nan
+        y[-1, n // 2] = 1
+        y = y[~np.isnan(comparable(y)).all(axis=1)]
+        for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
+            assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, dtype, n)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)

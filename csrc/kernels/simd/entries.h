@@ -46,8 +46,24 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
-/* The batched rows: dense short rows first, then masked short rows, then
-   row by row. */
+/* Whether rows_mid takes contiguous rows of n elements: where it measured
+   faster than the row scan on Zen 5 (BENCHMARKS.md, 4 MiB in cache), up
+   to about 512 bytes of keys, more for float32/float64 by float compares;
+   but not, for 32- and 64-bit lanes at 16- and 64-byte vectors, rows of two
+   whole blocks or more, which the row scan takes without a tail, faster. */
+VINLINE int L(mid_rows)(int kind, int floats, int64_t n)
+{
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    const int64_t vecs = V_BYTES >= 64 ? (W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16)
+                         : V_BYTES >= 32 ? (floats ? 24 : 16)
+                                         : (floats ? 32 : 24);
+    if (V_BYTES != 32 && W >= 4 && n % block == 0 && n >= 2 * block)
+        return 0;
+    return n >= lanes && n <= vecs * lanes && !L(scalar)(kind);
+}
+
+/* The batched rows: dense short rows first, then masked short rows, rows
+   of a few vectors, then row by row. */
 VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last,
                            int64_t *idx, int op, int kind, int64_t inf, argext_rows_kernel baseline)
 {
@@ -77,6 +93,11 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         return;
     }
 #endif
+    const int floats = L(float_compares)(kind);
+    if (s == W && L(mid_rows)(kind, floats, n)) {
+        L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
+        return;
+    }
     if (!L(row_vectorised)(kind, n, s)) {
         baseline(p, count, ps, n, s, last, idx);
         return;

@@ -16,6 +16,7 @@
 #include "kernels/simd/row_short.h" /* rows shorter than a vector */
 #endif
 #include "kernels/simd/rows_dense.h" /* many short rows back to back */
+#include "kernels/simd/rows_mid.h"   /* rows of a few vectors */
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
 #include "kernels/simd/entries.h"    /* the kernel shapes of abi.h */
 #include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */
