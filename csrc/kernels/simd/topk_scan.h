@@ -142,8 +142,9 @@ VINLINE int64_t L(topk_kth_lane)(vec *acc, int64_t segs, int64_t k)
 }
 
 /* Short rows' samples up to this many vectors (the stack's copy of them)
-   find their k-th largest lane by counting (topk_kth_count); larger ones
-   through the set's selection. */
+   find their k-th largest lane by counting (topk_kth_count) where the
+   level counts bits in an instruction (ISA_POPCOUNT); others through the
+   set's selection. */
 #define TOPK_COUNT_VECS 64
 
 /* The k-th largest lane (repeats counted) of segs vectors acc (k <= segs *
@@ -192,7 +193,8 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     if (segs * lanes > set->cap || nv < segs)
         return; /* k too large for the set's key places: it stays open */
     vec acc[TOPK_COUNT_VECS];
-    const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS, kept = segs <= TOPK_COUNT_VECS;
+    const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
+    const int kept = in_registers || (ISA_POPCOUNT && segs <= TOPK_COUNT_VECS);
     for (int64_t g = 0; g < segs; g++) {
         int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
         vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
