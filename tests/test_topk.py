@@ -165,6 +165,33 @@ def test_long_rows_primed_from_their_start_and_end(dtype):
         check(x.astype(x.dtype.newbyteorder()), 50)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_primed_from_their_lane_maxima(dtype):
+    """Rows in L1 (16 KiB or less) primed from the lane maxima of 2k or more
+    elements, whose k-th largest is counted (k above 8, up to 64 vectors of
+    them) or selected (more): k on either side of those limits at every
+    lane width, rows from just under 2k elements (no prime) to 16 KiB, with
+    ties, NaN and -0.0 at the k-th value, distinct values, and integer
+    rows of the dtype's extremes (keys at either end of the lane type)."""
+    rng = np.random.default_rng(24)
+    limit = 16384 // dtype.itemsize
+    for k in (8, 9, 16, 17, 50, 64, 65, 129, 257, 513):
+        for n in sorted({2 * k - 1, 2 * k, 2 * k + 17, 1000, limit - 1, limit}):
+            if not k <= n <= limit:
+                continue
+            rows = [sample(rng, (n,), dtype), sample(rng, (n,), dtype, ties=False, nan=False)]
+            if not is_float(dtype):
+                info = np.iinfo(dtype)
+                rows.append(np.array([info.min, info.max, info.min + 1, info.max - 1], dtype)[
+                    rng.integers(0, 4, n)])
+            for x in rows:
+                check(x, k)
+                check(x, k, largest=0, sorted=0)
+    if dtype in SWAPPABLE:
+        x = sample(rng, (1000,), dtype)
+        check(x.astype(x.dtype.newbyteorder()), 50)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=ids(FLOAT_DTYPES))
 @pytest.mark.parametrize("k", [1, 5, 50, 64])
 def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):

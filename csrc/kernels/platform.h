@@ -71,6 +71,20 @@ VINLINE int ctz64(uint64_t x) { return __builtin_ctzll(x); }
 VINLINE int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
 #endif
 
+/* Set bits of x: the bit-parallel sum (MSVC has no portable intrinsic
+   without the POPCNT instruction). */
+#if defined(_MSC_VER) && !defined(__clang__)
+VINLINE int popcount64(uint64_t x)
+{
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+#else
+VINLINE int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+#endif
+
 /* A hint to fetch the cache line at p for reading (prefetcht0, prfm
    pldl1keep). p may lie past the input: callers form it as an integer. */
 #if defined(_MSC_VER) && !defined(__clang__) && defined(ARGEXT_X86_64)

@@ -28,6 +28,7 @@ typedef __m512i vec;
 
 #define ISA_CMP_S64 1 /* vpcmpq */
 #define ISA_FILTER_SCAN 0
+#define ISA_POPCOUNT 1
 #define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
 /* Rows shorter than a vector: masked loads (the masked-off lanes are not
    read, so they cannot fault) and a fill for the lanes outside the row. */

@@ -55,6 +55,8 @@
  *                      (NEON). 1 requires v_fmax_num_F/v_fmin_num_F (the
  *                      number where one operand is NaN). 0 (x86: the
  *                      second operand): they are v_fmax_F/v_fmin_F.
+ *   ISA_POPCOUNT       popcount64 (platform.h) takes a few instructions at
+ *                      this level. 0: a library call (x86-64 without POPCNT).
  *   ISA                the level's row in isa_list.h (AVX2, ...)
  * The primitives built once from these for every ISA are in derived.h.
  */
@@ -63,7 +65,8 @@
 #error "SIMD contract: the ISA file must define V_BYTES, MASK_BITS and ISA"
 #endif
 #if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
-    !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX)
+    !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX) || \
+    !defined(ISA_POPCOUNT)
 #error "SIMD contract: the ISA file must define every ISA_ capability as 0 or 1"
 #endif
 

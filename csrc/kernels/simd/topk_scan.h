@@ -141,6 +141,38 @@ VINLINE int64_t L(topk_kth_lane)(vec *acc, int64_t segs, int64_t k)
     }
 }
 
+/* Short rows' samples up to this many vectors (the stack's copy of them)
+   find their k-th largest lane by counting (topk_kth_count) where the
+   level counts bits in an instruction (ISA_POPCOUNT); others through the
+   set's selection. */
+#define TOPK_COUNT_VECS 64
+
+/* The k-th largest lane (repeats counted) of segs vectors acc (k <= segs *
+   lanes): the largest key with k lanes or more at or above it, bisected
+   between the lane type's minimum and the largest lane (8 * W steps at
+   most), each step a count of lanes by comparisons and no branch per key.
+   The selection's partitions mispredict about a branch per key: for k of
+   some tens, they cost more than the rest of a row of a thousand. */
+VINLINE int64_t L(topk_kth_count)(const vec *acc, int64_t segs, int64_t k)
+{
+    vec m = acc[0];
+    for (int64_t g = 1; g < segs; g++)
+        m = L(v_max)(m, acc[g]);
+    int64_t lo = SMIN(W), hi = L(v_lane0)(L(v_hmax)(m)); /* lo <= the k-th <= hi */
+    const int64_t need = k * MASK_BITS(W);
+    while (lo < hi) {
+        const uint64_t d = (uint64_t)hi - (uint64_t)lo; /* no overflow for 8-byte lanes */
+        const int64_t mid = (int64_t)((uint64_t)lo + d / 2 + (d & 1)); /* lo < mid <= hi */
+        const vec below = L(v_set1)(mid - 1);
+        int64_t bits = 0;
+        for (int64_t g = 0; g < segs; g++)
+            bits += popcount64(L(v_gt)(acc[g], below));
+        lo = bits >= need ? mid : lo;
+        hi = bits >= need ? hi : mid - 1;
+    }
+    return lo;
+}
+
 /* An empty set given the threshold below kth (the k-th largest key of
    distinct elements), as argext_topk_prime does. */
 VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
@@ -160,20 +192,23 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
     if (segs * lanes > set->cap || nv < segs)
         return; /* k too large for the set's key places: it stays open */
-    vec acc[TOPK_KTH_IN_REGISTERS * 2];
+    vec acc[TOPK_COUNT_VECS];
     const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
+    const int kept = in_registers || (ISA_POPCOUNT && segs <= TOPK_COUNT_VECS);
     for (int64_t g = 0; g < segs; g++) {
         int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
         vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
         while (++v < v1)
             a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
-        if (in_registers)
+        if (kept)
             acc[g] = a;
         else
             L(topk_lanes_to_keys)(a, set->keys + g * lanes);
     }
     if (in_registers)
         L(topk_threshold)(set, L(topk_kth_lane)(acc, segs, set->k));
+    else if (kept)
+        L(topk_threshold)(set, L(topk_kth_count)(acc, segs, set->k));
     else
         argext_topk_prime(set, segs * lanes, SMIN(W));
 }
