@@ -73,13 +73,47 @@ class BuildExt(build_ext):
         def compile_each(sources, *args, extra_postargs=None, **kwargs):
             def one(src):
                 extra = (extra_postargs or []) + arch.get(Path(src).name, [])
-                return compile_all([src], *args, extra_postargs=extra, **kwargs)
+                reused = self.reusable_object(src, extra, kwargs)
+                if reused:
+                    return [reused]
+                objects = compile_all([src], *args, extra_postargs=extra, **kwargs)
+                self.record_command(src, extra, kwargs)
+                return objects
 
             with ThreadPoolExecutor(build_jobs()) as pool:
                 return [obj for objects in pool.map(one, sources) for obj in objects]
 
         self.compiler.compile = compile_each
         super().build_extensions()
+
+    # A second `pip install .` of the same tree (the README's install, then its test extra)
+    # regenerates _core.c, since pip's fresh build environment holds newer numpy .pxd files,
+    # and setuptools then recompiles every source. A C core object is reused instead when it is
+    # newer than its source and every csrc/ header and was compiled by the same command.
+    def object_and_command(self, src, extra, kwargs):
+        obj = self.compiler.object_filenames([src], output_dir=kwargs.get("output_dir"))[0]
+        inside = [d for d in kwargs.get("include_dirs") or [] if not os.path.isabs(d)]
+        command = [*self.compiler.compiler_so, *map(str, kwargs.get("macros") or []), *inside, *extra]
+        return Path(obj), "\n".join(command)
+
+    def reusable_object(self, src, extra, kwargs):
+        if not self.records_commands(src):
+            return None
+        obj, command = self.object_and_command(src, extra, kwargs)
+        record = obj.with_suffix(".command")
+        if (obj.is_file() and record.is_file() and record.read_text() == command and
+                obj.stat().st_mtime > max((ROOT / f).stat().st_mtime for f in [src, *HEADERS])):
+            return str(obj)
+        record.unlink(missing_ok=True)  # recorded again once the new object is whole
+        return None
+
+    def records_commands(self, src):
+        return src.startswith("csrc") and hasattr(self.compiler, "compiler_so")  # not MSVC's
+
+    def record_command(self, src, extra, kwargs):
+        if self.records_commands(src):
+            obj, command = self.object_and_command(src, extra, kwargs)
+            obj.with_suffix(".command").write_text(command)
 
     def build_extension(self, ext):
         super().build_extension(ext)
