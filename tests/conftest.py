@@ -24,6 +24,10 @@ import zlib  # noqa: E402
 import pytest  # noqa: E402
 
 LEVELS = argext.supported_isas()  # lowest first: the last is the default, the best
+# ARGEXT_TEST_LEVELS=best: the best level only, for a run that checks something else than the
+# kernels, which the full run covers (release-check's run against the oldest NumPy).
+if os.environ.get("ARGEXT_TEST_LEVELS") == "best":
+    LEVELS = LEVELS[-1:]
 # The suites that compare argext's numbers with a reference, each with its draw: every
 # test of them runs at every level, every case at the best level and one case in DRAW
 # at each other level (a different draw per level, the same on every run: across the
