@@ -195,11 +195,16 @@ static void *load_swapped(void *dst, const char *src, size_t w)
     DEFINE_COLS(KERNEL(OP, cols, NAME), ET, KT, KEY)                               \
     DEFINE_ROWS(KERNEL(OP, rows, NAME), KERNEL(OP, row, NAME), KT)                 \
     DEFINE_ROW_SWAPPED(KERNEL(OP, row_swapped, NAME), KERNEL(OP, row, NAME), ET)
+/* nanargmax and nanargmin: kernels of their own for floats only (ops.h). */
+#define DEFINE_NAN_OPS_FLOAT(NAME, ET, KT, KMAX)                                   \
+    DEFINE_OP(NAME, ET, KT, KMAX, nanargmax, argext_keynanmax_##NAME)          \
+    DEFINE_OP(NAME, ET, KT, KMAX, nanargmin, argext_keynanmin_##NAME)
+#define DEFINE_NAN_OPS_SIGNED(...)
+#define DEFINE_NAN_OPS_UNSIGNED(...)
 #define DEFINE_DTYPE(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE)             \
     DEFINE_OP(NAME, ET, KT, KMAX, argmax, argext_keymax_##NAME)                \
     DEFINE_OP(NAME, ET, KT, KMAX, argmin, argext_keymin_##NAME)                \
-    DEFINE_OP(NAME, ET, KT, KMAX, nanargmax, argext_keynanmax_##NAME)          \
-    DEFINE_OP(NAME, ET, KT, KMAX, nanargmin, argext_keynanmin_##NAME)          \
+    DEFINE_NAN_OPS_##KIND(NAME, ET, KT, KMAX)                                  \
     DEFINE_TOPK(KERNEL(argmax, topk, NAME), KERNEL(argmax, topk_swapped, NAME), ET, KT, \
                 argext_keymax_##NAME, KIND)                                             \
     DEFINE_TOPK(KERNEL(argmin, topk, NAME), KERNEL(argmin, topk_swapped, NAME), ET, KT, \

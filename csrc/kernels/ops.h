@@ -26,6 +26,22 @@ enum {
    in both), so its kernels are the first two operators' only. */
 #define ARGEXT_TOPK_OPS_WITH(X, C) X(C, MAX, argmax) X(C, MIN, argmin)
 #define ARGEXT_TOPK_OP_COUNT 2
+/* The kernels an operator's table entry holds for a dtype kind (table.h): an
+   integer has no NaN, so its nanargmax and nanargmin are its argmax and
+   argmin, not instances of their own (each would cost the build as much). */
+#define ARGEXT_KIND_OP(KIND, OP) ARGEXT_KIND_OP_##KIND##_##OP
+#define ARGEXT_KIND_OP_FLOAT_argmax argmax
+#define ARGEXT_KIND_OP_FLOAT_argmin argmin
+#define ARGEXT_KIND_OP_FLOAT_nanargmax nanargmax
+#define ARGEXT_KIND_OP_FLOAT_nanargmin nanargmin
+#define ARGEXT_KIND_OP_SIGNED_argmax argmax
+#define ARGEXT_KIND_OP_SIGNED_argmin argmin
+#define ARGEXT_KIND_OP_SIGNED_nanargmax argmax
+#define ARGEXT_KIND_OP_SIGNED_nanargmin argmin
+#define ARGEXT_KIND_OP_UNSIGNED_argmax argmax
+#define ARGEXT_KIND_OP_UNSIGNED_argmin argmin
+#define ARGEXT_KIND_OP_UNSIGNED_nanargmax argmax
+#define ARGEXT_KIND_OP_UNSIGNED_nanargmin argmin
 #define ARGEXT_OP_IS_MIN(op) ((op) == ARGEXT_OP_MIN || (op) == ARGEXT_OP_NANMIN)
 #define ARGEXT_OP_SKIPS_NAN(op) ((op) == ARGEXT_OP_NANMAX || (op) == ARGEXT_OP_NANMIN)
 

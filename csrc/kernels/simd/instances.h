@@ -61,50 +61,18 @@
                                 INF, BASELINE_OF(rows, OP, ENUM));                                 \
     }
 
-/* nanargmax and nanargmin: their own kernels for floats; an integer has no
-   NaN, so there they are argmax's and argmin's (one instance each fewer to
-   compile: the ISA files' build time is most of CI's). */
-#define SIMD_NAN_KERNELS_FLOAT(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME, PLAIN) \
-    SIMD_KERNELS(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)
-#define SIMD_NAN_KERNELS_SIGNED(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME, PLAIN) \
-    SIMD_SAME_KERNELS(NAME, OPNAME, PLAIN)
-#define SIMD_NAN_KERNELS_UNSIGNED SIMD_NAN_KERNELS_SIGNED
-#define SIMD_SAME_KERNELS(NAME, OPNAME, PLAIN)                                                      \
-    static int64_t KERNEL(OPNAME, row, NAME)(const char *p, int64_t n, int64_t s, int last,        \
-                                             int init, void *best)                                 \
-    {                                                                                              \
-        return KERNEL(PLAIN, row, NAME)(p, n, s, last, init, best);                                \
-    }                                                                                              \
-    static int64_t KERNEL(OPNAME, row_swapped, NAME)(const char *p, int64_t n, int64_t s,          \
-                                                     int last, int init, void *best)               \
-    {                                                                                              \
-        return KERNEL(PLAIN, row_swapped, NAME)(p, n, s, last, init, best);                        \
-    }                                                                                              \
-    static void KERNEL(OPNAME, cols, NAME)(const char *p, int64_t rows, int64_t rs, int64_t weight, \
-                                           int64_t bn, int64_t cs, int64_t f0, int last, int init, \
-                                           void *best, int64_t *idx)                               \
-    {                                                                                              \
-        KERNEL(PLAIN, cols, NAME)(p, rows, rs, weight, bn, cs, f0, last, init, best, idx);         \
-    }                                                                                              \
-    static int KERNEL(OPNAME, cols_swapped, NAME)(const char *p, int64_t rows, int64_t rs,         \
-                                                  int64_t weight, int64_t bn, int64_t cs,          \
-                                                  int64_t f0, int last, int init, void *best,      \
-                                                  int64_t *idx)                                    \
-    {                                                                                              \
-        return KERNEL(PLAIN, cols_swapped, NAME)(p, rows, rs, weight, bn, cs, f0, last, init,      \
-                                                 best, idx);                                       \
-    }                                                                                              \
-    static void KERNEL(OPNAME, rows, NAME)(const char *p, int64_t count, int64_t ps, int64_t n,    \
-                                           int64_t s, int last, int64_t *idx)                      \
-    {                                                                                              \
-        KERNEL(PLAIN, rows, NAME)(p, count, ps, n, s, last, idx);                                  \
-    }
+/* nanargmax and nanargmin: instances of their own for floats only (ops.h:
+   an integer's table entries are argmax's and argmin's). */
+#define SIMD_NAN_KERNELS_FLOAT(ENUM, NAME, ITEMSIZE, LN, KIND, INF)                        \
+    SIMD_KERNELS(ENUM, NAME, ITEMSIZE, LN, KIND, INF, NANMAX, nanargmax)                   \
+    SIMD_KERNELS(ENUM, NAME, ITEMSIZE, LN, KIND, INF, NANMIN, nanargmin)
+#define SIMD_NAN_KERNELS_SIGNED(...)
+#define SIMD_NAN_KERNELS_UNSIGNED(...)
 
 #define SIMD_DTYPE(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)  \
     SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MAX, argmax)          \
     SIMD_KERNELS(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, MIN, argmin)          \
-    SIMD_NAN_KERNELS_##KIND(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, NANMAX, nanargmax, argmax) \
-    SIMD_NAN_KERNELS_##KIND(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF, NANMIN, nanargmin, argmin)
+    SIMD_NAN_KERNELS_##KIND(ENUM, NAME, (int)sizeof(ET), LN, KIND, INF)
 ARGEXT_DTYPES(SIMD_DTYPE)
 
 /* TopK's scans: the threshold scan where it applies, else the baseline. */
