@@ -152,6 +152,18 @@ VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
    k = 50). */
 #define TOPK_PRIME_GROUPS 12
 
+/* The lane maxima of the keys of group g of `groups` equal groups of the
+   nv vectors at p. */
+VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t groups, int op,
+                              int kind, int64_t inf, int sw)
+{
+    int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
+    vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+    while (++v < v1)
+        a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+    return a;
+}
+
 /* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
    set->cap elements: set->cap vectors or more): the keys of its last
    elements (k or more, in whole vectors: exact on ascending data), and the
@@ -186,10 +198,7 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
             L(topk_lanes_to_keys)(acc[v], set->keys + v * lanes);
     }
     for (int64_t g = 0; g < groups; g++) {
-        int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
-        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
-        while (++v < v1)
-            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf, sw);
         if (counted)
             acc[ev + g] = a;
         else
@@ -214,10 +223,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
     const int kept = in_registers || (ISA_POPCOUNT && segs <= TOPK_COUNT_VECS);
     for (int64_t g = 0; g < segs; g++) {
-        int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
-        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
-        while (++v < v1)
-            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        vec a = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
         if (kept)
             acc[g] = a;
         else
