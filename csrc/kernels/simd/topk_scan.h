@@ -68,48 +68,6 @@ VINLINE void L(topk_lanes_to_keys)(vec a, int64_t *keys)
         keys[l] = m[l];
 }
 
-/* A long row's prime reads this many elements per k from its start (the
-   more it reads, the fewer enter the set: the cost of an insertion, of
-   order k, against that of a sample's element), at most a quarter of the
-   row. */
-#define TOPK_PRIME_PER_K 512
-
-/* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
-   set->cap elements: set->cap vectors or more): the keys of its last
-   elements (k or more, in whole vectors: exact on ascending data), and the
-   lane maxima of groups of its first vectors (TOPK_PRIME_PER_K), as many
-   groups as the set's key places hold (read in order, which the
-   prefetchers follow; the scan then finds them in cache). Each is an
-   element's key, so their k-th largest bounds the row's k-th best from
-   below; on random data, maxima of groups of many elements give a k-th
-   largest near the row's own (fewer elements enter than from a sample of
-   a set's worth of vectors). */
-VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
-                           int64_t inf, int sw)
-{
-    const int64_t lanes = V_BYTES / W;
-    const int64_t ev = (set->k + lanes - 1) / lanes, e = ev * lanes;
-    const int64_t quarter = (n - e) / lanes / 4, per_k = set->k * TOPK_PRIME_PER_K / lanes;
-    const int64_t nv = per_k < quarter ? per_k : quarter;
-    int64_t groups = (set->cap - e) / lanes;
-    groups = groups < nv ? groups : nv;
-    LANE_INT m[V_BYTES / W];
-    for (int64_t g = 0; g < groups; g++) {
-        int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
-        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
-        while (++v < v1)
-            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
-        L(topk_lanes_to_keys)(a, set->keys + e + g * lanes);
-    }
-    const char *last = p + (n - e) * W;
-    for (int64_t v = 0; v < ev; v++) {
-        v_store((char *)m, L(keys_at)(last + v * V_BYTES, op, kind, inf, sw));
-        for (int64_t l = 0; l < lanes; l++)
-            set->keys[v * lanes + l] = m[l];
-    }
-    argext_topk_prime(set, e + groups * lanes, SMIN(W));
-}
-
 /* Rows of up to this many bytes are primed from their lane maxima: read
    twice, the second time from L1. */
 #define TOPK_L1_ROW 16384
@@ -183,6 +141,75 @@ VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
     set->thr = kth - 1;
 }
 
+/* A long row's prime reads this many elements per k from its start (the
+   more it reads, the fewer enter the set: the cost of an insertion, of
+   order k, against that of a sample's element), at most a quarter of the
+   row. */
+#define TOPK_PRIME_PER_K 512
+
+/* The groups of a long row's prime where its k-th largest is counted
+   (topk_kth_count): 6 to 28 measured alike (Zen 5, 128256-element rows,
+   k = 50). */
+#define TOPK_PRIME_GROUPS 12
+
+/* The lane maxima of the keys of group g of `groups` equal groups of the
+   nv vectors at p. */
+VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t groups, int op,
+                              int kind, int64_t inf, int sw)
+{
+    int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
+    vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+    while (++v < v1)
+        a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+    return a;
+}
+
+/* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
+   set->cap elements: set->cap vectors or more): the keys of its last
+   elements (k or more, in whole vectors: exact on ascending data), and the
+   lane maxima of groups of its first vectors (TOPK_PRIME_PER_K) (read in
+   order, which the prefetchers follow; the scan then finds them in cache).
+   Each is an element's key, so their k-th largest bounds the row's k-th
+   best from below; on random data, maxima of groups of many elements give
+   a k-th largest near the row's own (fewer elements enter than from a
+   sample of a set's worth of vectors). Where the level has a popcount
+   instruction (ISA_POPCOUNT), k is above TOPK_KTH_IN_REGISTERS and the
+   sample fits TOPK_COUNT_VECS vectors, that k-th largest is counted,
+   without a branch per key (TOPK_PRIME_GROUPS groups); otherwise the set's
+   selection takes as many groups as its key places hold (for k of a few,
+   an insertion pass: measured about 3% faster than counting at k = 5). The selection's mispredicted partitions
+   cost a k = 50 row of 128256 bfloat16 about a tenth of its time. */
+VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
+                           int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W;
+    const int64_t ev = (set->k + lanes - 1) / lanes, e = ev * lanes;
+    const int64_t quarter = (n - e) / lanes / 4, per_k = set->k * TOPK_PRIME_PER_K / lanes;
+    const int64_t nv = per_k < quarter ? per_k : quarter;
+    const int counted = ISA_POPCOUNT && set->k > TOPK_KTH_IN_REGISTERS &&
+                        ev + TOPK_PRIME_GROUPS <= TOPK_COUNT_VECS;
+    int64_t groups = counted ? TOPK_PRIME_GROUPS : (set->cap - e) / lanes;
+    groups = groups < nv ? groups : nv;
+    vec acc[TOPK_COUNT_VECS];
+    const char *last = p + (n - e) * W;
+    for (int64_t v = 0; v < ev; v++) {
+        acc[v] = L(keys_at)(last + v * V_BYTES, op, kind, inf, sw);
+        if (!counted)
+            L(topk_lanes_to_keys)(acc[v], set->keys + v * lanes);
+    }
+    for (int64_t g = 0; g < groups; g++) {
+        vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf, sw);
+        if (counted)
+            acc[ev + g] = a;
+        else
+            L(topk_lanes_to_keys)(a, set->keys + e + g * lanes);
+    }
+    if (counted)
+        L(topk_threshold)(set, L(topk_kth_count)(acc, ev + groups, set->k));
+    else
+        argext_topk_prime(set, e + groups * lanes, SMIN(W));
+}
+
 /* An empty set primed from the lane maxima of each of `segs` segments of
    the row's whole vectors (segs * lanes >= 2k keys of distinct elements):
    short rows then offer little more than their k best. */
@@ -196,10 +223,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
     const int kept = in_registers || (ISA_POPCOUNT && segs <= TOPK_COUNT_VECS);
     for (int64_t g = 0; g < segs; g++) {
-        int64_t v = nv * g / segs, v1 = nv * (g + 1) / segs;
-        vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
-        while (++v < v1)
-            a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
+        vec a = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
         if (kept)
             acc[g] = a;
         else
