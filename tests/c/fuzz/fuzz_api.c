@@ -293,7 +293,10 @@ static void run_and_check(const call *c, const reduction *red, unsigned allowed,
         check_topk(c, st, level);
     else
         check_accepted(c, red, st, err, level);
-    if ((c->out.buffer || c->idx.buffer) && level != ARGEXT_ISA_BASELINE)
+    /* overlapping TopK outputs: the levels write values and indices in their own orders (the
+       register kernels by vector, the baseline by row), so which element wins may differ */
+    if ((c->out.buffer || c->idx.buffer) && level != ARGEXT_ISA_BASELINE &&
+        !(c->op == OP_TOPK && !allowed && topk_outputs_overlap(c)))
         check_baseline_twin(c, st, level);
 }
 

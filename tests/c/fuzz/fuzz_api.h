@@ -136,5 +136,8 @@ void fill_topk_input(source *s, tensor *x);
 /* After placing: values moved into the indices' memory when c->shared. */
 void share_topk_outputs(call *c);
 void check_topk(const call *c, argext_status st, argext_isa level);
+/* Whether a TopK call's outputs overlap (shared or a zero stride): then any
+   element may win, at each level in its own order of writes. */
+int topk_outputs_overlap(const call *c);
 
 #endif

@@ -235,11 +235,16 @@ static int overlaps_itself(const tensor *y)
     return 0;
 }
 
+int topk_outputs_overlap(const call *c)
+{
+    return c->shared || overlaps_itself(&c->out) || overlaps_itself(&c->idx);
+}
+
 void check_topk(const call *c, argext_status st, argext_isa level)
 {
     CHECK(st == ARGEXT_OK, "topk: a valid call returned %d (%s)", st, argext_status_string(st));
     /* overlapping outputs: any element may win; the run must only stay in bounds */
-    if (c->shared || overlaps_itself(&c->out) || overlaps_itself(&c->idx))
+    if (topk_outputs_overlap(c))
         return;
     int axis = valid_axis(c);
     const argext_tensor *in = &c->in.t;
