@@ -165,6 +165,20 @@ def test_long_rows_primed_from_their_start_and_end(dtype):
         check(x.astype(x.dtype.newbyteorder()), 50)
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.float32)],
+                         ids=["float64", "int64", "float32"])
+def test_long_rows_primed_with_more_vectors_than_the_count_holds(isa, dtype):
+    """At every level (not a draw): long rows primed with k large enough that
+    the keys of their last k elements take more vectors than a counted prime
+    holds (64: 16-byte vectors of 8-byte lanes from k = 130), which crashed
+    at sse42 (the keys overran a stack array)."""
+    rng = np.random.default_rng(25)
+    x = sample(rng, (40000,), dtype, ties=False, nan=False)
+    for k in (129, 130, 200, 300):
+        check(x, k)
+        check(x, k, largest=0, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_primed_from_their_lane_maxima(dtype):
     """Rows in L1 (16 KiB or less) primed from the lane maxima of 2k or more
