@@ -226,6 +226,8 @@ argext_status argext_engine_topk(const argext_topk_request *r)
         return ARGEXT_OK;
     if (t.k == 1)
         return topk_by_reduction(&t, r);
+    if (argext_topk_tiles_apply(r))
+        return argext_engine_topk_tiles(r);
     int64_t bytes = t.positions > INT64_MAX / t.n ? INT64_MAX : t.positions * t.n;
     bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)t.itemsize;
     int64_t tasks = plan_tasks(&t, argext_parts_for(bytes));
