@@ -315,6 +315,9 @@ def test_short_rows_in_tiles(dtype):
         check(x, k, sorted=0, out=(values, indices))
         if dtype in SWAPPABLE:
             check(x.astype(dtype.newbyteorder("S")), k, largest=0)
+    x = sample(rng, (70, 10, 1, 1), dtype)  # the kept dimensions after the axis are 1
+    check(x, 5, axis=1)
+    check(x.transpose(2, 0, 3, 1)[..., ::-1], 5, sorted=0)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))

@@ -330,16 +330,23 @@ static void plan_tiles(tiles_plan *t, const argext_topk_request *r)
                       .sorted = r->sorted, .n = r->shape[a], .stride = r->strides[a], .k = r->k,
                       .values_step = r->values_strides[a], .indices_step = r->indices_strides[a],
                       .row = {1, 0, 0}, .row_i = {1, 0, 0}, .positions = 1};
+    /* the rows of a tile: along the kept dimension of more than one row
+       whose rows lie closest ((N, C, 1, 1) over C: not a trailing 1) */
+    int rd = -1;
+    for (int d = 0; d < r->rank; d++)
+        if (d != a && r->shape[d] > 1 && (rd < 0 || llabs(r->strides[d]) < llabs(r->strides[rd])))
+            rd = d;
     for (int d = 0; d < r->rank; d++) {
         if (d == a)
             continue;
+        t->positions *= r->shape[d];
+        if (d == rd) {
+            t->row = (argext_dim){r->shape[d], r->strides[d], r->values_strides[d]};
+            t->row_i = (argext_dim){r->shape[d], 0, r->indices_strides[d]};
+            continue;
+        }
         t->kept[t->nk] = (argext_dim){r->shape[d], r->strides[d], r->values_strides[d]};
         t->kept_i[t->nk++] = (argext_dim){r->shape[d], 0, r->indices_strides[d]};
-        t->positions *= r->shape[d];
-    }
-    if (t->nk > 0) {
-        t->row = t->kept[--t->nk];
-        t->row_i = t->kept_i[t->nk];
     }
     /* the tile, the values' tile (bytes, in int64 places), then rows and work */
     t->per_task = (t->n + t->k) * TILE_COLS * (int64_t)w / 8 + 3 * t->k * TILE_COLS;
