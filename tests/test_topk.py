@@ -288,6 +288,10 @@ def test_many_rows_and_columns_over_threads(threads, n_threads):
     check(x, 5, -1)
     check(x, 50, 0, largest=0)
     check(x[:, ::-1], 3, 1, sorted=0)
+    check(x, 1, -1)  # the arg reduction's split
+    short = sample(rng, (40000, 16), np.dtype(np.float32))  # tiles, 2.5 MiB: two parts
+    check(short, 3)
+    check(short[:, ::-1], 9, largest=0, sorted=0)
 
 
 COLS_K = 16  # the column kernels' largest k (csrc/kernels/topk.h); above it rows are scanned
