@@ -165,6 +165,20 @@ def test_long_rows_primed_from_their_start_and_end(dtype):
         check(x.astype(x.dtype.newbyteorder()), 50)
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.float32)],
+                         ids=["float64", "int64", "float32"])
+def test_long_rows_primed_with_more_vectors_than_the_count_holds(isa, dtype):
+    """At every level (not a draw): long rows primed with k large enough that
+    the keys of their last k elements take more vectors than a counted prime
+    holds (64: 16-byte vectors of 8-byte lanes from k = 130), which crashed
+    at sse42 (the keys overran a stack array)."""
+    rng = np.random.default_rng(25)
+    x = sample(rng, (40000,), dtype, ties=False, nan=False)
+    for k in (129, 130, 200, 300):
+        check(x, k)
+        check(x, k, largest=0, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_primed_from_their_lane_maxima(dtype):
     """Rows in L1 (16 KiB or less) primed from the lane maxima of 2k or more
@@ -274,9 +288,57 @@ def test_many_rows_and_columns_over_threads(threads, n_threads):
     check(x, 5, -1)
     check(x, 50, 0, largest=0)
     check(x[:, ::-1], 3, 1, sorted=0)
+    check(x, 1, -1)  # the arg reduction's split
+    short = sample(rng, (40000, 16), np.dtype(np.float32))  # tiles, 2.5 MiB: two parts
+    check(short, 3)
+    check(short[:, ::-1], 9, largest=0, sorted=0)
 
 
 COLS_K = 16  # the column kernels' largest k (csrc/kernels/topk.h); above it rows are scanned
+TILE_ROW_BYTES, TILE_ROW_ELEMENTS = 512, 256  # rows up to these go in tiles (engine/topk_cols.c)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_in_tiles(dtype):
+    """Short rows (up to 512 bytes and 256 elements), 2 <= k <= 16, taken a tile of 64 rows at
+    a time: runs of the innermost kept dimension that end inside a tile,
+    rows on either side of the size limit, ties, NaN and -0.0, reversed and
+    strided rows, and outputs with strides of their own."""
+    rng = np.random.default_rng(26)
+    limit = min(TILE_ROW_BYTES // dtype.itemsize, TILE_ROW_ELEMENTS)
+    for n in sorted({2, 3, 16, 17, limit - 1, limit, limit + 1}):
+        x = sample(rng, (3, 130, n), dtype)
+        for k in sorted({2, 3, 5, 8, 9, 16, n} & set(range(2, n + 1))):
+            check(x, k)
+            check(x, k, largest=0, sorted=0)
+        k = min(5, n)
+        check(x[:, ::-1, ::-1], k)
+        check(x[::2, 1::3], k, largest=0)
+        values = np.empty((3, 130, 2 * k), dtype)[..., ::2]
+        indices = np.empty((3, 130, 3 * k), np.int64)[..., ::3]
+        check(x, k, sorted=0, out=(values, indices))
+        if dtype in SWAPPABLE:
+            check(x.astype(dtype.newbyteorder("S")), k, largest=0)
+    x = sample(rng, (70, 10, 1, 1), dtype)  # the kept dimensions after the axis are 1
+    check(x, 5, axis=1)
+    check(x.transpose(2, 0, 3, 1)[..., ::-1], 5, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_k_1_by_the_arg_reduction(dtype):
+    """k = 1 takes the arg reduction's kernels, then reads each row's value at
+    its index: rows short and long, strided, reversed, byte-swapped, and a
+    repeated row (stride 0)."""
+    rng = np.random.default_rng(27)
+    for shape in ((4, 3), (300, 17), (2, 5, 1000), (7, 4099)):
+        x = sample(rng, shape, dtype)
+        check(x, 1)
+        check(x, 1, largest=0)
+        check(x[..., ::-1], 1, sorted=0)
+        check(x[::-1, ..., ::2], 1, largest=0)
+    if dtype in SWAPPABLE:
+        check(sample(rng, (40, 300), dtype).astype(dtype.newbyteorder("S")), 1)
+    check(np.broadcast_to(sample(rng, (5, 1), dtype), (5, 9)), 1)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))

@@ -119,6 +119,8 @@ CASES = {c.name: c for c in [
          "topk", -1, ("float32",), _fixed((32, 128256)), (2, 1000), k=50, ascending=True),
     Case("topk_classes", "TopK k=5 of classifier outputs, rows of 1000", "topk", -1, ("float32",),
          _fixed((1000, 1000)), (16, 1000), k=5),
+    Case("topk_short", "TopK k=5 of short rows, 100 classes (CIFAR-100's outputs)", "topk", -1,
+         ("float32",), _fixed((65536, 100)), (16, 100), k=5),
     Case("topk_1d", "TopK k=10 of a contiguous 1-D array", "topk", 0, ("float32",), _sized(None),
          (4096,), sized=True, k=10),
     Case("topk_channel", "TopK k=5 over the channel axis of a segmentation map", "topk", 1,

@@ -41,27 +41,31 @@ static void seek(const topk_plan *t, int64_t pos, argext_iter *at, argext_iter *
     argext_iter_seek(at_i, t->nk, t->kept_i, pos);
 }
 
-/* The set's first k items written as a row's outputs: values copied from the
-   input bit for bit (into native order), indices as int64. */
+/* An output value: the input element bit for bit, into native order. */
+static void copy_value(const topk_plan *t, const char *src, char *dst)
+{
+    const size_t w = t->itemsize;
+    if (t->swapped)
+        for (size_t b = 0; b < w; b++)
+            dst[b] = src[w - 1 - b];
+    else if (w == 4) /* sizes copied inline, not by a call per value */
+        memcpy(dst, src, 4);
+    else if (w == 2)
+        memcpy(dst, src, 2);
+    else if (w == 8)
+        memcpy(dst, src, 8);
+    else
+        memcpy(dst, src, w);
+}
+
+/* The set's first k items written as a row's outputs: values, and indices
+   as int64. */
 static void write_row(const topk_plan *t, const argext_topk_set *set, const char *row,
                       char *values, char *indices)
 {
-    const size_t w = t->itemsize;
     for (int64_t j = 0; j < t->k; j++) {
         int64_t i = set->item[j].idx;
-        const char *src = row + i * t->stride;
-        char *dst = values + j * t->values_step;
-        if (t->swapped)
-            for (size_t b = 0; b < w; b++)
-                dst[b] = src[w - 1 - b];
-        else if (w == 4) /* sizes copied inline, not by a call per value */
-            memcpy(dst, src, 4);
-        else if (w == 2)
-            memcpy(dst, src, 2);
-        else if (w == 8)
-            memcpy(dst, src, 8);
-        else
-            memcpy(dst, src, w);
+        copy_value(t, row + i * t->stride, values + j * t->values_step);
         memcpy(indices + j * t->indices_step, &i, sizeof i);
     }
 }
@@ -173,6 +177,45 @@ static int64_t plan_tasks(topk_plan *t, int parts)
     return t->positions * t->pieces;
 }
 
+/* k == 1 by the arg reduction: its rule (NaN first, the lower index among
+   equal keys, -0.0 equal to +0.0) is TopK's, and its kernels read a row
+   once where the set's scan reads it twice (prime, then threshold); then
+   each row's value is read at its index. */
+static argext_status topk_by_reduction(const topk_plan *t, const argext_topk_request *r)
+{
+    unsigned char reduced[ARGEXT_MAX_RANK] = {0};
+    reduced[r->axis] = 1;
+    const argext_reduction q = {
+        .data = r->data, .dtype = r->dtype, .rank = r->rank, .shape = r->shape,
+        .strides = r->strides, .reduced = reduced, .out = r->indices,
+        .out_dtype = ARGEXT_INT64, .out_strides = r->indices_strides,
+        .op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN, .last = 0, .nan_best = NULL,
+    };
+    argext_status st = argext_engine_reduce(&q);
+    if (st != ARGEXT_OK)
+        return st;
+    /* the last kept dimension walked here, the others by the iterators */
+    const int nd = t->nk > 0 ? t->nk - 1 : 0;
+    const argext_dim row = t->nk > 0 ? t->kept[nd] : (argext_dim){1, 0, 0};
+    const int64_t row_i = t->nk > 0 ? t->kept_i[nd].out_step : 0;
+    argext_iter at, at_i;
+    argext_iter_seek(&at, nd, t->kept, 0);
+    argext_iter_seek(&at_i, nd, t->kept_i, 0);
+    for (int64_t pos = 0; pos < t->positions; pos += row.n) {
+        const char *in = t->in + at.in, *indices = t->indices + at_i.out;
+        char *values = t->values + at.out;
+        for (int64_t j = 0; j < row.n; j++) {
+            int64_t i;
+            memcpy(&i, indices + j * row_i, sizeof i);
+            if ((uint64_t)i < (uint64_t)t->n) /* else a value overwrote it: overlapping outputs */
+                copy_value(t, in + j * row.in_stride + i * t->stride, values + j * row.out_step);
+        }
+        argext_iter_next(&at);
+        argext_iter_next(&at_i);
+    }
+    return ARGEXT_OK;
+}
+
 argext_status argext_engine_topk(const argext_topk_request *r)
 {
     if (argext_topk_cols_apply(r))
@@ -181,6 +224,10 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     plan_topk(&t, r);
     if (t.positions == 0)
         return ARGEXT_OK;
+    if (t.k == 1)
+        return topk_by_reduction(&t, r);
+    if (argext_topk_tiles_apply(r))
+        return argext_engine_topk_tiles(r);
     int64_t bytes = t.positions > INT64_MAX / t.n ? INT64_MAX : t.positions * t.n;
     bytes = bytes > INT64_MAX / 8 ? INT64_MAX : bytes * (int64_t)t.itemsize;
     int64_t tasks = plan_tasks(&t, argext_parts_for(bytes));

@@ -192,10 +192,12 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     groups = groups < nv ? groups : nv;
     vec acc[TOPK_COUNT_VECS];
     const char *last = p + (n - e) * W;
-    for (int64_t v = 0; v < ev; v++) {
-        acc[v] = L(keys_at)(last + v * V_BYTES, op, kind, inf, sw);
-        if (!counted)
-            L(topk_lanes_to_keys)(acc[v], set->keys + v * lanes);
+    for (int64_t v = 0; v < ev; v++) { /* acc holds them only when counted: ev may pass it */
+        vec a = L(keys_at)(last + v * V_BYTES, op, kind, inf, sw);
+        if (counted)
+            acc[v] = a;
+        else
+            L(topk_lanes_to_keys)(a, set->keys + v * lanes);
     }
     for (int64_t g = 0; g < groups; g++) {
         vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf, sw);
@@ -288,7 +290,7 @@ VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
    the baseline). */
 VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
 {
-    return !L(scalar)(kind) && s == W && n >= (V_BYTES / W) * BLOCK_VECS;
+    return !L(scalar)(kind) && s == W && n >= 2 * (V_BYTES / W);
 }
 
 /* n elements at p, indices i0..; `scalar` is the baseline's kernel for the
