@@ -41,23 +41,6 @@ static void seek(const topk_plan *t, int64_t pos, argext_iter *at, argext_iter *
     argext_iter_seek(at_i, t->nk, t->kept_i, pos);
 }
 
-/* An output value: the input element bit for bit, into native order. */
-static void copy_value(const topk_plan *t, const char *src, char *dst)
-{
-    const size_t w = t->itemsize;
-    if (t->swapped)
-        for (size_t b = 0; b < w; b++)
-            dst[b] = src[w - 1 - b];
-    else if (w == 4) /* sizes copied inline, not by a call per value */
-        memcpy(dst, src, 4);
-    else if (w == 2)
-        memcpy(dst, src, 2);
-    else if (w == 8)
-        memcpy(dst, src, 8);
-    else
-        memcpy(dst, src, w);
-}
-
 /* The set's first k items written as a row's outputs: values, and indices
    as int64. */
 static void write_row(const topk_plan *t, const argext_topk_set *set, const char *row,
@@ -65,7 +48,8 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
 {
     for (int64_t j = 0; j < t->k; j++) {
         int64_t i = set->item[j].idx;
-        copy_value(t, row + i * t->stride, values + j * t->values_step);
+        argext_topk_copy_value(values + j * t->values_step, row + i * t->stride, t->itemsize,
+                               t->swapped);
         memcpy(indices + j * t->indices_step, &i, sizeof i);
     }
 }
@@ -208,7 +192,9 @@ static argext_status topk_by_reduction(const topk_plan *t, const argext_topk_req
             int64_t i;
             memcpy(&i, indices + j * row_i, sizeof i);
             if ((uint64_t)i < (uint64_t)t->n) /* else a value overwrote it: overlapping outputs */
-                copy_value(t, in + j * row.in_stride + i * t->stride, values + j * row.out_step);
+                argext_topk_copy_value(values + j * row.out_step,
+                                       in + j * row.in_stride + i * t->stride, t->itemsize,
+                                       t->swapped);
         }
         argext_iter_next(&at);
         argext_iter_next(&at_i);

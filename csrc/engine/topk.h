@@ -6,7 +6,28 @@
 #ifndef ARGEXT_ENGINE_TOPK_H
 #define ARGEXT_ENGINE_TOPK_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "engine/engine.h"
+
+/* An output value: an input element of w bytes bit for bit, into native
+   order (swapped: the input's is the other one). The common sizes are
+   copied inline, not by a call per value. */
+static inline void argext_topk_copy_value(char *dst, const char *src, size_t w, int swapped)
+{
+    if (swapped)
+        for (size_t b = 0; b < w; b++)
+            dst[b] = src[w - 1 - b];
+    else if (w == 4)
+        memcpy(dst, src, 4);
+    else if (w == 2)
+        memcpy(dst, src, 2);
+    else if (w == 8)
+        memcpy(dst, src, 8);
+    else
+        memcpy(dst, src, w);
+}
 
 /* Whether the column path takes the request: k <= ARGEXT_TOPK_COLS_K and a
    kept dimension of finer stride than the axis. */

@@ -144,20 +144,6 @@ static void index_order(int64_t *idx, int64_t k, int64_t bn, int64_t ld)
         }
 }
 
-/* One element copied into native order. */
-static void copy_value(char *dst, const char *src, size_t w, int swapped)
-{
-    if (swapped)
-        for (size_t b = 0; b < w; b++)
-            dst[b] = src[w - 1 - b];
-    else if (w == 4)
-        memcpy(dst, src, 4);
-    else if (w == 2)
-        memcpy(dst, src, 2);
-    else
-        memcpy(dst, src, w);
-}
-
 /* A block's bn columns written out: the k rows of each (idx, rank order). */
 static void write_block(const cols_plan *t, const char *in, char *values, char *indices,
                         int64_t bn, int64_t *idx)
@@ -168,10 +154,37 @@ static void write_block(const cols_plan *t, const char *in, char *values, char *
         char *v = values + s * t->values_step, *x = indices + s * t->indices_step;
         for (int64_t j = 0; j < bn; j++) {
             int64_t row = idx[s * bn + j];
-            copy_value(v + j * t->vs, in + row * t->rs + j * t->cs, t->itemsize, t->swapped);
+            argext_topk_copy_value(v + j * t->vs, in + row * t->rs + j * t->cs, t->itemsize,
+                                   t->swapped);
             memcpy(x + j * t->is, &row, sizeof row);
         }
     }
+}
+
+/* Runs tasks 0..ranges-1 of `task`, *mem first pointed at per_task int64
+   places for each (the calling thread's scratch when they fit, else the
+   heap); ARGEXT_ERR_NOMEM, nothing run, when neither can be had. */
+static argext_status run_tasks(int64_t ranges, int64_t per_task, int64_t **mem, argext_task task,
+                               void *context)
+{
+    size_t need = (size_t)(ranges * per_task) * sizeof(int64_t);
+    void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch)), *heap = NULL;
+    *mem = scratch && need <= sizeof(argext_engine_scratch) ? (int64_t *)scratch : NULL;
+    if (!*mem)
+        *mem = heap = malloc(need);
+    if (!*mem) {
+        if (scratch)
+            argext_scratch_release(scratch);
+        return ARGEXT_ERR_NOMEM;
+    }
+    if (ranges == 1)
+        task(context, 0);
+    else
+        argext_run_parallel(ranges, task, context);
+    free(heap);
+    if (scratch)
+        argext_scratch_release(scratch);
+    return ARGEXT_OK;
 }
 
 /* Units [u0, u1), unit u the columns of span u % spans of kept position
@@ -266,24 +279,7 @@ argext_status argext_engine_topk_cols(const argext_topk_request *r)
     int64_t bytes = t.units > INT64_MAX / per_unit ? INT64_MAX : t.units * per_unit;
     int parts = argext_parts_for(bytes);
     t.ranges = t.units < parts ? t.units : parts;
-    size_t need = (size_t)(t.ranges * t.per_task) * sizeof(int64_t);
-    void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch)), *heap = NULL;
-    t.mem = scratch && need <= sizeof(argext_engine_scratch) ? (int64_t *)scratch : NULL;
-    if (!t.mem)
-        t.mem = heap = malloc(need);
-    if (!t.mem) {
-        if (scratch)
-            argext_scratch_release(scratch);
-        return ARGEXT_ERR_NOMEM;
-    }
-    if (t.ranges == 1)
-        cols_task(&t, 0);
-    else
-        argext_run_parallel(t.ranges, cols_task, &t);
-    free(heap);
-    if (scratch)
-        argext_scratch_release(scratch);
-    return ARGEXT_OK;
+    return run_tasks(t.ranges, t.per_task, &t.mem, cols_task, &t);
 }
 
 /* Rows of up to this many bytes and elements go in tiles
@@ -458,22 +454,5 @@ argext_status argext_engine_topk_tiles(const argext_topk_request *r)
     int64_t bytes = t.positions > INT64_MAX / per_row ? INT64_MAX : t.positions * per_row;
     int parts = argext_parts_for(bytes);
     t.ranges = t.positions < parts ? t.positions : parts;
-    size_t need = (size_t)(t.ranges * t.per_task) * sizeof(int64_t);
-    void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch)), *heap = NULL;
-    t.mem = scratch && need <= sizeof(argext_engine_scratch) ? (int64_t *)scratch : NULL;
-    if (!t.mem)
-        t.mem = heap = malloc(need);
-    if (!t.mem) {
-        if (scratch)
-            argext_scratch_release(scratch);
-        return ARGEXT_ERR_NOMEM;
-    }
-    if (t.ranges == 1)
-        tiles_task(&t, 0);
-    else
-        argext_run_parallel(t.ranges, tiles_task, &t);
-    free(heap);
-    if (scratch)
-        argext_scratch_release(scratch);
-    return ARGEXT_OK;
+    return run_tasks(t.ranges, t.per_task, &t.mem, tiles_task, &t);
 }
