@@ -345,6 +345,7 @@ VINLINE void L(topk_gather_thr)(L(topk_gather) *g, int64_t thr, int op, int kind
 {
     g->thr = thr;
     g->t = L(v_set1)(thr);
+    g->ft = g->t; /* unused unless use_float */
     g->use_float = 0;
 #ifdef FLANE
     g->use_float = kind == ARGEXT_KIND_FLOAT && F(topk_float_thr)(thr, op, inf, &g->ft);
