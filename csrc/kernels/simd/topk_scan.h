@@ -270,8 +270,11 @@ VINLINE int F(topk_float_thr)(int64_t thr, int op, int64_t inf, vec *ft)
 #endif
 
 /* Most candidates a short row gathers (topk_short) before it keeps only
-   its k best of them; k up to a quarter of it is taken that way. */
+   its k best of them; k from TOPK_GATHER_K up to a quarter of it is taken
+   that way. k = 2 offers its few candidates to the set for less (measured
+   5-8% on Zen 5, float32 rows of 1000; k = 3 alike). */
 #define TOPK_GATHER 512
+#define TOPK_GATHER_K 3
 
 /* The places of the gathered keys[c, ...) up to a whole vector filled with
    the lane type's minimum, which no count of topk_kth_count or topk_rank
@@ -485,7 +488,7 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
         L(topk_prime)(p, n, set, op, kind, inf, sw);
     else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW) {
-        if (set->k > TOPK_GATHER / 4)
+        if (set->k < TOPK_GATHER_K || set->k > TOPK_GATHER / 4)
             L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
         else if (L(topk_short)(p, n, i0, set, op, kind, inf, sw))
             return;
