@@ -26,9 +26,7 @@
  * A small set (k <= ARGEXT_TOPK_SMALL_K) keeps its k best in rank order
  * instead, each element that enters inserted in place: the threshold is
  * then always the k-th best so far (fewest elements enter), and a short
- * row costs no selection at all. A short row scanned by a SIMD level
- * (simd/topk_scan.h, topk_short) bypasses offers: it gathers the elements
- * above a threshold and ranks them itself (argext_topk_ranked).
+ * row costs no selection at all.
  */
 #ifndef ARGEXT_KERNELS_TOPK_H
 #define ARGEXT_KERNELS_TOPK_H
@@ -53,17 +51,6 @@ typedef struct argext_topk_set {
 
 /* Inserts an element into a small set in rank order. */
 void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx);
-
-/* An empty set given its k best by a kernel that ranked a short row
-   itself (simd/topk_scan.h): item[0, k) written in rank order, as a small
-   set keeps them, whatever k. */
-static inline void argext_topk_ranked(argext_topk_set *s)
-{
-    s->count = s->k;
-    s->thr = s->item[s->k - 1].key;
-    s->open = 0;
-    s->small = 1;
-}
 
 /* Elements still to offer before the set has a threshold (open sets). */
 static inline int64_t argext_topk_room(const argext_topk_set *s)
