@@ -206,6 +206,42 @@ def test_short_rows_primed_from_their_lane_maxima(dtype):
         check(x.astype(x.dtype.newbyteorder()), 50)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_gathered_past_their_room(dtype):
+    """Rows in L1 whose candidates above the prime's threshold are gathered
+    (k up to 128) and overflow the 512 places of the gather, which then
+    keeps its k best and goes on: rows of one value, of two values (the
+    best one rare, at vector ends, or common), ascending and descending
+    rows, rows whose best values all lie in the last partial vector, NaN
+    and -0.0 among ties; k on either side of 128 and up to the row's
+    length; both byte orders."""
+    rng = np.random.default_rng(25)
+    limit = 16384 // dtype.itemsize
+    for n in sorted({129, 1000, 1003, limit}):
+        ends = np.arange(15, n, 16)
+        rows = [np.zeros(n), np.full(n, 2.0)]
+        two = np.full(n, 1.0)
+        two[ends] = 2.0
+        rows.append(two)
+        rows.append(np.where(rng.random(n) < 0.7, 3.0, 1.0))
+        rows.append(np.arange(n, dtype=np.float64) % 100)
+        rows.append(99 - np.arange(n, dtype=np.float64) % 100)
+        tail = np.zeros(n)
+        tail[-(n % 16 or 16):] = 5.0
+        rows.append(tail)
+        rows.append(sample(rng, (n,), dtype))
+        for x in rows:
+            x = x.astype(dtype)
+            for k in sorted({2, 5, 8, 9, 50, 64, 65, 127, 128, 129, n - 1, n}):
+                if k > n:
+                    continue
+                check(x, k)
+                check(x, k, largest=0, sorted=0)
+            if dtype in SWAPPABLE:
+                check(x.astype(x.dtype.newbyteorder()), min(50, n), largest=0)
+                check(x.astype(x.dtype.newbyteorder()), min(5, n), sorted=0)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=ids(FLOAT_DTYPES))
 @pytest.mark.parametrize("k", [1, 5, 50, 64])
 def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):

@@ -32,6 +32,7 @@ typedef struct {
     int64_t positions, ranges, pieces;  /* ranges: 0 when rows are cut into pieces */
     argext_topk_item *items;            /* a set's places per task, then the merges' */
     int64_t *keys;                      /* as many places for the selections' keys */
+    char *work;                         /* a set's work per task (ARGEXT_TOPK_WORK_BYTES) */
 } topk_plan;
 
 /* The row of kept position pos: its input, values and indices. */
@@ -54,11 +55,14 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
     }
 }
 
-/* An empty set over `cap` places from place `at`. */
-static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap)
+/* An empty set over `cap` places from place `at`, with task's work (task
+   -1: none, for a merge), its k best wanted in index order or not. */
+static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int64_t task,
+                               int by_index)
 {
     argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 1,
-                           t->k <= ARGEXT_TOPK_SMALL_K};
+                           t->k <= ARGEXT_TOPK_SMALL_K,
+                           task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES, by_index};
     return set;
 }
 
@@ -68,7 +72,7 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
     argext_iter at, at_i;
     seek(t, p0, &at, &at_i);
     for (int64_t pos = p0; pos < p1; pos++) {
-        argext_topk_set set = new_set(t, task * t->cap, t->cap);
+        argext_topk_set set = new_set(t, task * t->cap, t->cap, task, !t->sorted);
         const char *row = t->in + at.in;
         if (t->stride != 0) {
             t->scan(row, t->n, t->stride, 0, &set);
@@ -89,7 +93,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     argext_iter at, at_i;
     seek(t, pos, &at, &at_i);
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
-    argext_topk_set set = new_set(t, task * t->cap, t->cap);
+    argext_topk_set set = new_set(t, task * t->cap, t->cap, task, 1);
     t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
     argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
@@ -98,7 +102,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
    elements) into one set, then written. */
 static void merge_pieces(const topk_plan *t, int64_t pos)
 {
-    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k);
+    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k, -1, 0);
     set.small = 0;
     for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
         memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,
@@ -220,19 +224,23 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     int64_t merge = t.ranges ? 0 : t.pieces * t.k; /* pieces < 1024 and k <= n / pieces */
     int64_t places = t.cap > (INT64_MAX - merge) / tasks ? INT64_MAX : tasks * t.cap + merge;
     const size_t place = sizeof(argext_topk_item) + sizeof(int64_t);
+    /* the places, then each task's work, counted in places (tasks: a few threads' worth) */
+    const int64_t work = (tasks * ARGEXT_TOPK_WORK_BYTES + (int64_t)place - 1) / (int64_t)place;
+    const int64_t total = places > INT64_MAX - work ? INT64_MAX : places + work;
     void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch));
     void *heap = NULL;
     t.items = NULL;
-    if (scratch && places <= (int64_t)(sizeof(argext_engine_scratch) / place))
+    if (scratch && total <= (int64_t)(sizeof(argext_engine_scratch) / place))
         t.items = (argext_topk_item *)scratch;
-    else if ((uint64_t)places <= SIZE_MAX / place)
-        t.items = heap = malloc((size_t)places * place);
+    else if ((uint64_t)total <= SIZE_MAX / place)
+        t.items = heap = malloc((size_t)total * place);
     if (!t.items) {
         if (scratch)
             argext_scratch_release(scratch);
         return ARGEXT_ERR_NOMEM;
     }
     t.keys = (int64_t *)(t.items + places);
+    t.work = (char *)(t.keys + places);
     if (tasks == 1)
         topk_task(&t, 0);
     else

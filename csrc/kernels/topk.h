@@ -26,7 +26,10 @@
  * A small set (k <= ARGEXT_TOPK_SMALL_K) keeps its k best in rank order
  * instead, each element that enters inserted in place: the threshold is
  * then always the k-th best so far (fewest elements enter), and a short
- * row costs no selection at all.
+ * row costs no selection at all. A short row scanned by a SIMD level
+ * (simd/topk_scan.h, topk_short) bypasses offers: it gathers the elements
+ * above a threshold and ranks them itself (argext_topk_ranked), writing
+ * the k best in index order where the set wants them so (argext_topk_kept).
  */
 #ifndef ARGEXT_KERNELS_TOPK_H
 #define ARGEXT_KERNELS_TOPK_H
@@ -44,13 +47,45 @@ typedef struct argext_topk_set {
     int64_t thr; /* the threshold, once the set has been compacted (filled) */
     int open;    /* 1 until then: every element enters */
     int small;   /* 1: items in rank order, at most k */
+    char *work;  /* ARGEXT_TOPK_WORK_BYTES for a short row's gather, or NULL */
+    int by_index; /* 1: the k best are wanted in index order (finish's sorted = 0) */
 } argext_topk_set;
+
+/* Most candidates a short row's scan gathers (simd/topk_scan.h) before it
+   keeps only their k best, and the scratch a set carries for that (work):
+   their keys (up to 8 bytes) and int32 indices, with a vector's lanes (64
+   at most) to spare. The engine's memory, not the stack: a call keeps
+   within the stack argext.h promises. */
+#define ARGEXT_TOPK_GATHER 512
+#define ARGEXT_TOPK_WORK_KEYS ((ARGEXT_TOPK_GATHER + 64) * 8) /* the keys' bytes, then the indices */
+#define ARGEXT_TOPK_WORK_BYTES (ARGEXT_TOPK_WORK_KEYS + (ARGEXT_TOPK_GATHER + 64) * 4)
 
 /* k up to this makes a small set. */
 #define ARGEXT_TOPK_SMALL_K 64
 
 /* Inserts an element into a small set in rank order. */
 void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx);
+
+/* An empty set given its k best by a kernel that ranked a short row
+   itself (simd/topk_scan.h): item[0, k) written in rank order, as a small
+   set keeps them, whatever k. */
+static inline void argext_topk_ranked(argext_topk_set *s)
+{
+    s->count = s->k;
+    s->thr = s->item[s->k - 1].key;
+    s->open = 0;
+    s->small = 1;
+}
+
+/* The same, item[0, k) written in index order, for a set that wants them
+   so (by_index), and thr their worst key: no sort by index after. */
+static inline void argext_topk_kept(argext_topk_set *s, int64_t thr)
+{
+    s->count = s->k;
+    s->thr = thr;
+    s->open = 0;
+    s->small = 0;
+}
 
 /* Elements still to offer before the set has a threshold (open sets). */
 static inline int64_t argext_topk_room(const argext_topk_set *s)

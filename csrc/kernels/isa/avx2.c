@@ -30,6 +30,7 @@ typedef __m256i vec;
 #define ISA_MASKED_STORE 0
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT 1
+#define ISA_COMPRESS 0
 #define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
 
 #include "kernels/isa/x86_vector.h"

@@ -41,6 +41,9 @@ typedef __m512i vec;
    one vector (v_row_index8): the highest or lowest set bit of each lane by
    its exponent as a double (vcvtuqq2pd). */
 #define ISA_LANE_INDEX 1
+/* TopK's short rows gather their candidates by vpcompressd/q into a
+   register, then a whole store (Zen 4 microcodes the compress to memory). */
+#define ISA_COMPRESS 1
 
 #include "kernels/isa/x86_vector.h"
 
@@ -106,6 +109,22 @@ VINLINE void v_store_index_s8(int64_t *idx, vmask up, int64_t f)
 {
     v_store_index_s16(idx, up, f);
     v_store_index_s16(idx + 32, up >> 32, f);
+}
+
+/* The lanes set in bits packed from lane 0, in order; their indices (i +
+   lane) likewise as int32, from idx (a vector's room). */
+VINLINE vec v_compress_s32(vec v, uint64_t bits) { return _mm512_maskz_compress_epi32((__mmask16)bits, v); }
+VINLINE vec v_compress_s64(vec v, uint64_t bits) { return _mm512_maskz_compress_epi64((__mmask8)bits, v); }
+VINLINE void v_compress_index_s32(int32_t *idx, int32_t i, uint64_t bits)
+{
+    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i x = _mm512_add_epi32(iota, _mm512_set1_epi32(i));
+    _mm512_storeu_si512(idx, _mm512_maskz_compress_epi32((__mmask16)bits, x));
+}
+VINLINE void v_compress_index_s64(int32_t *idx, int32_t i, uint64_t bits)
+{
+    __m256i x = _mm256_add_epi32(_mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0), _mm256_set1_epi32(i));
+    _mm256_storeu_si256((__m256i *)idx, _mm256_maskz_compress_epi32((__mmask8)bits, x));
 }
 
 VINLINE void v_store_row_s8(int8_t *rows, vmask up, int r) { _mm512_mask_storeu_epi8(rows, up, _mm512_set1_epi8((char)r)); }

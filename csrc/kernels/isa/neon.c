@@ -25,6 +25,7 @@ typedef int8x16_t vec;
 #define ISA_MASKED_STORE 0
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT 1 /* cnt and addv */
+#define ISA_COMPRESS 0
 #define ISA_FMAX_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
 
 #define S16(v) vreinterpretq_s16_s8(v)

@@ -21,6 +21,7 @@ typedef __m128i vec;
 #define ISA_MASKED_STORE 0
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT SSE4_2 /* popcnt; SSE2's popcount64 is a library call */
+#define ISA_COMPRESS 0
 #define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
 /* SSE2 has no pmaxsd or pcmpgtq: its int32/int64 row scans test each block
    against the best so far and rank only the blocks that pass. */

@@ -57,6 +57,13 @@
  *                      second operand): they are v_fmax_F/v_fmin_F.
  *   ISA_POPCOUNT       popcount64 (platform.h) takes a few instructions at
  *                      this level. 0: a library call (x86-64 without POPCNT).
+ *   ISA_COMPRESS       32- and 64-bit lanes pack the lanes a comparison
+ *                      selects in an instruction. 1 requires v_compress_S
+ *                      (v, bits): those lanes from lane 0, in order, the
+ *                      rest zero; and v_compress_index_S(idx, i, bits):
+ *                      their indices i + lane likewise as int32, stored
+ *                      from idx (a vector's lanes of room) (S = s32, s64).
+ *                      0: derived.h's v_compress_store_S copies lane by lane.
  *   ISA                the level's row in isa_list.h (AVX2, ...)
  * The primitives built once from these for every ISA are in derived.h.
  */
@@ -66,7 +73,7 @@
 #endif
 #if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
     !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX) || \
-    !defined(ISA_POPCOUNT)
+    !defined(ISA_POPCOUNT) || !defined(ISA_COMPRESS)
 #error "SIMD contract: the ISA file must define every ISA_ capability as 0 or 1"
 #endif
 
@@ -77,6 +84,7 @@ typedef vec (*contract_binary)(vec, vec);
 typedef uint64_t (*contract_compare)(vec, vec);
 typedef vmask (*contract_vmask)(vec, vec);
 typedef fmask (*contract_fcompare)(vec, vec);
+typedef vec (*contract_unary_bits)(vec, uint64_t);
 
 static inline void contract_vector(void)
 {

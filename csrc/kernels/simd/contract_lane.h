@@ -35,6 +35,11 @@ static inline void L(contract)(void)
     vec (*sel_active)(uint64_t, vec, vec) = L(v_sel_active);
     (void)load_active, (void)sel_active;
 #endif
+#if ISA_COMPRESS && W >= 4
+    contract_unary_bits compress = L(v_compress);
+    void (*compress_index)(int32_t *, int32_t, uint64_t) = L(v_compress_index);
+    (void)compress, (void)compress_index;
+#endif
 #if ISA_MASKED_STORE
     void (*store_row)(int8_t *, vmask, int) = L(v_store_row);
     (void)store_row;

@@ -63,3 +63,27 @@ VINLINE vec L(v_hext_within)(vec x, int bytes, int is_float, int is_min)
 }
 VINLINE vec L(v_hmax_within)(vec x, int bytes) { return L(v_hext_within)(x, bytes, 0, 0); }
 VINLINE vec L(v_hmax)(vec x) { return L(v_hext_within)(x, V_BYTES, 0, 0); }
+
+/* The lanes of v set in bits (a comparison's bits) stored from keys, in
+   lane order, and their indices (i + lane) from idx; both have a whole
+   vector's lanes of room (the places past the stored ones may be written).
+   Returns how many. */
+VINLINE int64_t L(v_compress_store)(LANE_INT *keys, int32_t *idx, vec v, uint64_t bits, int32_t i)
+{
+#if ISA_COMPRESS && W >= 4
+    v_store((char *)keys, L(v_compress)(v, bits));
+    L(v_compress_index)(idx, i, bits);
+    return popcount64(bits) / MASK_BITS(W);
+#else
+    LANE_INT lane[V_BYTES / W];
+    v_store((char *)lane, v);
+    int64_t c = 0;
+    for (; bits; c++) {
+        int l = ctz64(bits) / MASK_BITS(W);
+        keys[c] = lane[l];
+        idx[c] = i + l;
+        bits &= ~(((UINT64_C(1) << MASK_BITS(W)) - 1) << (l * MASK_BITS(W)));
+    }
+    return c;
+#endif
+}

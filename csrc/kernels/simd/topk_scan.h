@@ -99,32 +99,43 @@ VINLINE int64_t L(topk_kth_lane)(vec *acc, int64_t segs, int64_t k)
     }
 }
 
+/* Bisection steps of a short row's prime (topk_kth_count): its threshold
+   then lies within 2^-12 of its lane maxima's span below their k-th
+   largest (a few more candidates), where the exact one takes up to 8 * W
+   dependent steps. */
+#define TOPK_PRIME_STEPS 12
+
 /* Short rows' samples up to this many vectors (the stack's copy of them)
    find their k-th largest lane by counting (topk_kth_count) where the
    level counts bits in an instruction (ISA_POPCOUNT); others through the
    set's selection. */
 #define TOPK_COUNT_VECS 64
 
-/* The k-th largest lane (repeats counted) of segs vectors acc (k <= segs *
-   lanes): the largest key with k lanes or more at or above it, bisected
-   between the lane type's minimum and the largest lane (8 * W steps at
-   most), each step a count of lanes by comparisons and no branch per key.
-   The selection's partitions mispredict about a branch per key: for k of
-   some tens, they cost more than the rest of a row of a thousand. */
-VINLINE int64_t L(topk_kth_count)(const vec *acc, int64_t segs, int64_t k)
+/* The k-th largest lane (repeats counted) of the segs vectors at acc (k <=
+   segs * lanes): the largest key with k lanes or more at or above it, bisected
+   between the smallest and the largest lane (8 * W steps at most), each
+   step a count of lanes by comparisons and no branch per key. The
+   selection's partitions mispredict about a branch per key: for k of some
+   tens, they cost more than the rest of a row of a thousand. After `steps`
+   steps, a key at or below it with k lanes or more at or above it: a
+   threshold as safe, within 2^-steps of the lanes' span below it. */
+VINLINE int64_t L(topk_kth_count)(const char *acc, int64_t segs, int64_t k, int steps)
 {
-    vec m = acc[0];
-    for (int64_t g = 1; g < segs; g++)
-        m = L(v_max)(m, acc[g]);
-    int64_t lo = SMIN(W), hi = L(v_lane0)(L(v_hmax)(m)); /* lo <= the k-th <= hi */
+    const vec ones = L(v_set1)(-1);
+    vec m = v_load(acc), nm = v_xor(m, ones); /* nm: the minimum as ~max(~x) */
+    for (int64_t g = 1; g < segs; g++) {
+        m = L(v_max)(m, v_load(acc + g * V_BYTES));
+        nm = L(v_max)(nm, v_xor(v_load(acc + g * V_BYTES), ones));
+    }
+    int64_t lo = ~L(v_lane0)(L(v_hmax)(nm)), hi = L(v_lane0)(L(v_hmax)(m)); /* lo <= the k-th <= hi */
     const int64_t need = k * MASK_BITS(W);
-    while (lo < hi) {
+    for (; lo < hi && steps > 0; steps--) {
         const uint64_t d = (uint64_t)hi - (uint64_t)lo; /* no overflow for 8-byte lanes */
         const int64_t mid = (int64_t)((uint64_t)lo + d / 2 + (d & 1)); /* lo < mid <= hi */
         const vec below = L(v_set1)(mid - 1);
         int64_t bits = 0;
         for (int64_t g = 0; g < segs; g++)
-            bits += popcount64(L(v_gt)(acc[g], below));
+            bits += popcount64(L(v_gt)(v_load(acc + g * V_BYTES), below));
         lo = bits >= need ? mid : lo;
         hi = bits >= need ? hi : mid - 1;
     }
@@ -207,7 +218,7 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
             L(topk_lanes_to_keys)(a, set->keys + e + g * lanes);
     }
     if (counted)
-        L(topk_threshold)(set, L(topk_kth_count)(acc, ev + groups, set->k));
+        L(topk_threshold)(set, L(topk_kth_count)((const char *)acc, ev + groups, set->k, 8 * W));
     else
         argext_topk_prime(set, e + groups * lanes, SMIN(W));
 }
@@ -234,7 +245,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     if (in_registers)
         L(topk_threshold)(set, L(topk_kth_lane)(acc, segs, set->k));
     else if (kept)
-        L(topk_threshold)(set, L(topk_kth_count)(acc, segs, set->k));
+        L(topk_threshold)(set, L(topk_kth_count)((const char *)acc, segs, set->k, TOPK_PRIME_STEPS));
     else
         argext_topk_prime(set, segs * lanes, SMIN(W));
 }
@@ -258,6 +269,191 @@ VINLINE int F(topk_float_thr)(int64_t thr, int op, int64_t inf, vec *ft)
     return 1;
 }
 
+#endif
+
+/* k from TOPK_GATHER_K up to a quarter of ARGEXT_TOPK_GATHER (the most
+   candidates a short row gathers, kernels/topk.h) is taken by topk_short.
+   k = 2 offers its few candidates to the set for less (measured 5-8% on
+   Zen 5, float32 rows of 1000; k = 3 alike). */
+#define TOPK_GATHER_K 3
+
+/* The places of the gathered keys[c, ...) up to a whole vector filled with
+   the lane type's minimum, which no count of topk_kth_count or topk_rank
+   takes for a key above it (every gathered key is above the threshold). */
+VINLINE int64_t L(topk_pad)(LANE_INT *keys, int64_t c)
+{
+    const int64_t lanes = V_BYTES / W, nv = (c + lanes - 1) / lanes;
+    for (int64_t j = c; j < nv * lanes; j++)
+        keys[j] = (LANE_INT)SMIN(W);
+    return nv;
+}
+
+/* The gathered keys[0, c) and idx[0, c) (c > k, in index order) kept down
+   to their k best, in order: every one above the k-th best key, and the
+   first ones at it. Returns that key, the new threshold. */
+VINLINE int64_t L(topk_keep)(LANE_INT *keys, int32_t *idx, int64_t c, int64_t k)
+{
+    const int64_t kth = L(topk_kth_count)((const char *)keys, L(topk_pad)(keys, c), k, 8 * W);
+    int64_t above = 0, m = 0;
+    for (int64_t j = 0; j < c; j++)
+        above += keys[j] > kth;
+    for (int64_t j = 0, at = k - above; j < c; j++) {
+        int keep = keys[j] > kth || (keys[j] == kth && at-- > 0);
+        keys[m] = keys[j];
+        idx[m] = idx[j];
+        m += keep;
+    }
+    return kth;
+}
+
+/* The gathered keys[0, c) (c >= k, of distinct elements, in index order)
+   ranked, and the k best written to the set's items at their ranks, or in
+   index order where the set wants them so (by_index): a key's rank is the
+   count of the gathered ones before it, larger keys and equal keys
+   earlier, each count a vector compare and a popcount (c of a few k: no
+   sort, no branch per key). */
+VINLINE void L(topk_rank)(LANE_INT *keys, const int32_t *idx, int64_t c, int64_t i0,
+                          argext_topk_set *set)
+{
+    const int64_t lanes = V_BYTES / W, nv = L(topk_pad)(keys, c), k = set->k;
+    int64_t m = 0, worst = 0;
+    for (int64_t j = 0; j < c; j++) {
+        const vec key = L(v_set1)(keys[j]);
+        const int64_t bj = j / lanes, before = (j % lanes) * MASK_BITS(W);
+        int64_t bits = 0;
+        for (int64_t b = 0; b < nv; b++)
+            bits += popcount64(b < bj ? L(v_ge)(v_load((const char *)(keys + b * lanes)), key)
+                                      : L(v_gt)(v_load((const char *)(keys + b * lanes)), key));
+        const uint64_t eq = L(v_eq)(v_load((const char *)(keys + bj * lanes)), key);
+        bits += popcount64(before ? eq & ((UINT64_C(1) << before) - 1) : 0);
+        const int64_t rank = bits / MASK_BITS(W);
+        if (rank < k) {
+            const int64_t at = set->by_index ? m++ : rank;
+            set->item[at].key = keys[j];
+            set->item[at].idx = i0 + idx[j];
+            worst = rank == k - 1 ? keys[j] : worst;
+        }
+    }
+    if (set->by_index)
+        argext_topk_kept(set, worst);
+    else
+        argext_topk_ranked(set);
+}
+
+/* The gather's state: keys and indices of the candidates so far (in the
+   set's work), in index order, c of them, above the threshold thr (t in
+   every lane; ft its float form where use_float, topk_float_thr). */
+typedef struct {
+    LANE_INT *keys;
+    int32_t *idx;
+    int64_t c, thr, k;
+    vec t, ft;
+    int use_float;
+} L(topk_gather);
+
+/* The gather's threshold thr: its vector forms. */
+VINLINE void L(topk_gather_thr)(L(topk_gather) *g, int64_t thr, int op, int kind, int64_t inf)
+{
+    g->thr = thr;
+    g->t = L(v_set1)(thr);
+    g->ft = g->t; /* unused unless use_float */
+    g->use_float = 0;
+#ifdef FLANE
+    g->use_float = kind == ARGEXT_KIND_FLOAT && F(topk_float_thr)(thr, op, inf, &g->ft);
+#endif
+    (void)op, (void)kind, (void)inf;
+}
+
+/* Whether the block at q may hold a key above the threshold: its float
+   extreme against ft (fewer instructions than keys), or its key maximum. */
+VINLINE int L(topk_block_hit)(const L(topk_gather) *g, const char *q, int op, int kind,
+                              int64_t inf, int sw)
+{
+#ifdef FLANE
+    if (g->use_float) {
+        fmask nan = F(v_fgt)(g->ft, g->ft); /* none */
+        vec e = F(block_ext)(q, op, inf, sw, &nan);
+        if (ISA_FMAX_KEEPS_NAN)
+            nan = F(v_funord)(e, e);
+        return v_fany(v_for(nan, ARGEXT_OP_IS_MIN(op) ? F(v_fgt)(g->ft, e) : F(v_fgt)(e, g->ft)));
+    }
+#endif
+    return L(v_gt)(L(block_max)(q, op, kind, inf, sw), g->t) != 0;
+}
+
+/* The keys x of the vector of elements i.. in `above` (a comparison's bits)
+   gathered; a full gather first keeps its k best. */
+VINLINE void L(topk_gather_vector)(L(topk_gather) *g, vec x, uint64_t above, int64_t i, int op,
+                                   int kind, int64_t inf)
+{
+    if (g->c + V_BYTES / W > ARGEXT_TOPK_GATHER) {
+        L(topk_gather_thr)(g, L(topk_keep)(g->keys, g->idx, g->c, g->k), op, kind, inf);
+        g->c = g->k;
+        above &= L(v_gt)(x, g->t);
+    }
+    g->c += L(v_compress_store)(g->keys + g->c, g->idx + g->c, x, above, (int32_t)i);
+}
+
+/* A block that may hold candidates: its keys and their comparisons first,
+   then only the vectors with a lane above the threshold gathered. */
+VINLINE void L(topk_gather_block)(L(topk_gather) *g, const char *q, int64_t i, int op, int kind,
+                                  int64_t inf, int sw)
+{
+    vec x[BLOCK_VECS];
+    uint64_t above[BLOCK_VECS];
+    unsigned hit = 0;
+    for (int v = 0; v < BLOCK_VECS; v++) {
+        x[v] = L(keys_at)(q + v * V_BYTES, op, kind, inf, sw);
+        above[v] = L(v_gt)(x[v], g->t);
+        hit |= (unsigned)(above[v] != 0) << v;
+    }
+    for (; hit; hit &= hit - 1) {
+        int v = ctz64(hit);
+        L(topk_gather_vector)(g, x[v], above[v], i + v * (V_BYTES / W), op, kind, inf);
+    }
+}
+
+/* A short row (in L1) into an empty set of k <= ARGEXT_TOPK_GATHER / 4: primed
+   from its lane maxima (topk_prime_lanes), then the keys above the
+   threshold gathered with their indices, in index order, a vector at a
+   time (v_compress_store), where offers would insert each in the set;
+   blocks with none are skipped on their maximum. A full gather keeps its
+   k best (topk_keep: O(ARGEXT_TOPK_GATHER) per ARGEXT_TOPK_GATHER / 2 or
+   more gathered, so rows of equal keys stay linear) and raises the
+   threshold. The k best of what is left are then ranked (topk_rank) into
+   the set. The keys and indices gathered live in the set's work. Returns 0, having offered nothing, when the prime gave no
+   threshold. */
+VINLINE int L(topk_short)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
+                          int kind, int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
+    if (set->open)
+        return 0;
+    L(topk_gather) g;
+    g.keys = (LANE_INT *)set->work;
+    g.idx = (int32_t *)(set->work + ARGEXT_TOPK_WORK_KEYS);
+    g.c = 0;
+    g.k = set->k;
+    L(topk_gather_thr)(&g, set->thr, op, kind, inf);
+    int64_t i = 0;
+    for (; i + block <= n; i += block)
+        if (L(topk_block_hit)(&g, p + i * W, op, kind, inf, sw))
+            L(topk_gather_block)(&g, p + i * W, i, op, kind, inf, sw);
+    for (; i + lanes <= n; i += lanes) {
+        const vec x = L(keys_at)(p + i * W, op, kind, inf, sw);
+        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t), i, op, kind, inf);
+    }
+    if (i < n) { /* the last vector, less its lanes already read */
+        const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, sw);
+        const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
+        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
+    }
+    L(topk_rank)(g.keys, g.idx, g.c, i0, set);
+    return 1;
+}
+
+#ifdef FLANE
 /* The blocks from i on while the threshold has a float form
    (topk_float_thr): each block's float extreme against it, as in the
    row scan's float chunks (fewer instructions than keys), then the block
@@ -302,8 +498,12 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     int64_t i = 0;
     if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
         L(topk_prime)(p, n, set, op, kind, inf, sw);
-    else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW)
-        L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
+    else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW) {
+        if (set->k < TOPK_GATHER_K || set->k > ARGEXT_TOPK_GATHER / 4 || !set->work)
+            L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
+        else if (L(topk_short)(p, n, i0, set, op, kind, inf, sw))
+            return;
+    }
     if (set->open) {
         i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
         scalar(p, i, W, i0, set);
