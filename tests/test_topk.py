@@ -377,6 +377,35 @@ def test_k_1_by_the_arg_reduction(dtype):
     check(np.broadcast_to(sample(rng, (5, 1), dtype), (5, 9)), 1)
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int64),
+                                   np.dtype(np.uint8)], ids=str)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_k_1_values_copied_block_by_block(dtype, threads):
+    """k = 1 copies each block's values (256 KiB of input, engine/plan.h)
+    right after its indices: blocks that end inside a run of rows, a values
+    output whose walk is cut where the indices' is not, reversed rows and
+    kept dimensions, rows longer than a block (one row each, or pieces of a
+    row per thread), and each thread's range cut into blocks (the tests'
+    1 MiB thread parts: conftest.py)."""
+    rng = np.random.default_rng(int(dtype.num) + 90)
+    previous = argext.get_num_threads()
+    argext.set_num_threads(threads)
+    try:
+        for shape in ((6, 15001, 7), (3, 2, 100003), (2, 300001)):
+            x = sample(rng, shape, dtype)
+            for view in (x, x[:, ::-1], x[..., ::-1]):
+                kept = view.shape[:-1]
+                # rows of values not one run (as the indices are): the walks cut apart
+                values = np.empty(kept[:-1] + (kept[-1] + 1, 3), dtype)[..., :-1, 1:2]
+                indices = np.empty(kept + (1,), np.int64)
+                check(view, 1, out=(values, indices))
+                check(view, 1, largest=0)
+        if dtype.itemsize > 1:
+            check(sample(rng, (6, 15001, 7), dtype).astype(dtype.newbyteorder("S")), 1)
+    finally:
+        argext.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_channel_axis_by_columns(dtype):
     """TopK over an axis that is not the fastest-moving one (a segmentation

@@ -20,6 +20,8 @@
 
 #include "argext.h"
 
+struct argext_plan; /* plan.h: a reduction planned */
+
 typedef struct argext_reduction {
     const char *data;
     int dtype;                    /* argext_dtype, maybe | ARGEXT_BYTESWAPPED */
@@ -36,6 +38,12 @@ typedef struct argext_reduction {
                                      output's element may be a NaN (the engine did not look, or
                                      saw one), else 0: the caller then need not read the input
                                      again to find slices of NaN only */
+    /* NULL, or called for each block of kept positions [k0, k1) of plan p
+       (the plan's order; a few hundred KiB of input, at least one row) once
+       their outputs are written, by the thread that wrote them: the block's
+       rows are still in cache (TopK's k = 1 copies each row's value there) */
+    void (*written)(void *context, const struct argext_plan *p, int64_t k0, int64_t k1);
+    void *written_context;
 } argext_reduction;
 
 /* Writes every output index of a request that passed its checks, split

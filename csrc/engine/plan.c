@@ -52,9 +52,8 @@ static void plan_reduced(argext_plan *p, const argext_reduction *r)
         p->count *= red[j].n;
 }
 
-/* The kept dimensions as the fewest loops; sets p->in, p->out, p->kept,
-   p->nk, p->inner and p->positions. */
-static void plan_kept(argext_plan *p, const argext_reduction *r)
+/* The kept dimensions as the fewest loops. */
+void argext_plan_kept(argext_plan *p, const argext_reduction *r)
 {
     int nk = 0;
     for (int d = 0; d < r->rank; d++)
@@ -82,7 +81,11 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
                    (p->dtype == ARGEXT_FLOAT16 || p->dtype == ARGEXT_BFLOAT16 ||
                     p->dtype == ARGEXT_FLOAT32 || p->dtype == ARGEXT_FLOAT64);
     plan_reduced(p, r);
-    plan_kept(p, r);
+    argext_plan_kept(p, r);
+    p->written = r->written;
+    p->written_context = r->written_context;
+    const int64_t rows = ARGEXT_WRITTEN_BLOCK_BYTES / (int64_t)p->itemsize / p->count;
+    p->block = rows > 1 ? rows : 1;
 
     /* Reduce along rows when the axis walks memory faster than the inner
        dimension; otherwise fold whole rows of contiguous columns. */

@@ -23,6 +23,10 @@
    successor is prefetched meanwhile; row scans use 16 KiB of it. */
 #define ARGEXT_SWAP_BYTES 262144
 
+/* Input bytes per block of kept positions handed to a reduction's `written`
+   hook (at least one row): within L2, so that the hook finds the rows there. */
+#define ARGEXT_WRITTEN_BLOCK_BYTES 262144
+
 typedef struct argext_plan {
     const char *in;
     char *out;
@@ -44,6 +48,9 @@ typedef struct argext_plan {
     int64_t count;                       /* reduced elements per kept position */
     int64_t flat0;                       /* index offset of zero-stride reduced dimensions */
     int64_t positions;                   /* kept positions: prod(kept n) * inner.n */
+    void (*written)(void *context, const struct argext_plan *p, int64_t k0, int64_t k1);
+    void *written_context;               /* the request's hook (engine.h) */
+    int64_t block;                       /* positions per block handed to it */
 } argext_plan;
 
 /* A thread's scratch (runtime/scratch.h holds one per thread); nothing of it
@@ -58,8 +65,14 @@ typedef struct argext_engine_scratch {
 /* Plans a request with the kernels of the ISA level in use. */
 void argext_plan_build(argext_plan *p, const argext_reduction *r);
 
+/* The kept walk alone (p->in, out, kept, nk, inner, positions): a plan of
+   another output of the same input visits the same positions in the same
+   order (the order depends on the input's strides only). */
+void argext_plan_kept(argext_plan *p, const argext_reduction *r);
+
 /* Writes the outputs of kept positions [k0, k1), 0 <= k0 <= k1 <=
-   p->positions. Positions are numbered in the plan's order (the kept
+   p->positions, in blocks handed to p->written as each is done, if set.
+   Positions are numbered in the plan's order (the kept
    dimensions sorted by memory stride), not the tensor's. Returns, for a
    plan with nan_check, 1 when some of their outputs' elements may be a NaN
    (a layout whose elements are not tested, or one that is); else 0. */

@@ -293,7 +293,8 @@ static int run_inner(const argext_plan *p, const char *pin, char *pout, int64_t 
     return p->nan_check; /* not tested */
 }
 
-int argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
+/* Kept positions [k0, k1): argext_plan_run without the hook. */
+static int run_range(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
 {
     int nan = 0;
     if (k0 >= k1)
@@ -309,6 +310,19 @@ int argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_
         if (k0 >= k1 || !argext_iter_next(&outer))
             return nan;
     }
+}
+
+int argext_plan_run(const argext_plan *p, int64_t k0, int64_t k1, argext_engine_scratch *s)
+{
+    if (!p->written)
+        return run_range(p, k0, k1, s);
+    int nan = 0;
+    for (int64_t b0 = k0; b0 < k1; b0 += p->block) {
+        const int64_t b1 = min64(k1, b0 + p->block);
+        nan |= run_range(p, b0, b1, s);
+        p->written(p->written_context, p, b0, b1);
+    }
+    return nan;
 }
 
 int64_t argext_plan_row_part(const argext_plan *p, int64_t k, int64_t e0, int64_t e1, int init,

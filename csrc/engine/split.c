@@ -103,6 +103,8 @@ static int run_split(const argext_plan *p, int parts, argext_engine_scratch *s)
                 win = &r[c];
         argext_plan_store(p, k, win->index);
     }
+    if (p->written)
+        p->written(p->written_context, p, 0, p->positions);
     return p->nan_check;
 }
 

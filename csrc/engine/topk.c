@@ -165,57 +165,115 @@ static int64_t plan_tasks(topk_plan *t, int parts)
     return t->positions * t->pieces;
 }
 
+/* k == 1's values: the walk of the values output (a plan's kept walk, in
+   the reduction's order of positions) and how to read a row's element. */
+typedef struct {
+    argext_plan values;
+    int64_t n, stride; /* the axis */
+    size_t itemsize;
+    int swapped;
+} value_copy;
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* m rows' values from their indices (steps in bytes); w and swapped are
+   constants where the caller inlines it, so that a value is one load and
+   one store. */
+static inline void copy_run(char *values, int64_t vs, const char *in, int64_t is,
+                            const char *indices, int64_t xs, int64_t m, uint64_t n,
+                            int64_t stride, size_t w, int swapped)
+{
+    for (int64_t j = 0; j < m; j++) {
+        int64_t i;
+        memcpy(&i, indices + j * xs, sizeof i);
+        if ((uint64_t)i < n) /* else a value overwrote it: overlapping outputs */
+            argext_topk_copy_value(values + j * vs, in + j * is + i * stride, w, swapped);
+    }
+}
+
+/* The reduction's `written` hook: positions [k0, k1) of plan p, whose
+   indices it has just written, get the values at them while their rows
+   are in cache. Both walks step their inner runs together. */
+static void copy_values(void *context, const argext_plan *p, int64_t k0, int64_t k1)
+{
+    const value_copy *c = (const value_copy *)context;
+    const argext_plan *v = &c->values;
+    const int64_t is = p->inner.in_stride, xs = p->inner.out_step, vs = v->inner.out_step;
+    const uint64_t n = (uint64_t)c->n; /* in registers: the values' stores may alias *c */
+    const int64_t s = c->stride;
+    int64_t ja = k0 % p->inner.n, jv = k0 % v->inner.n;
+    argext_iter at, at_v;
+    argext_iter_seek(&at, p->nk, p->kept, k0 / p->inner.n);
+    argext_iter_seek(&at_v, v->nk, v->kept, k0 / v->inner.n);
+    while (k0 < k1) {
+        const int64_t m = min64(k1 - k0, min64(p->inner.n - ja, v->inner.n - jv));
+        const char *in = p->in + at.in + ja * is, *indices = p->out + at.out + ja * xs;
+        char *values = v->out + at_v.out + jv * vs;
+        switch (c->swapped ? 0 : c->itemsize) {
+        case 4:
+            copy_run(values, vs, in, is, indices, xs, m, n, s, 4, 0);
+            break;
+        case 2:
+            copy_run(values, vs, in, is, indices, xs, m, n, s, 2, 0);
+            break;
+        case 8:
+            copy_run(values, vs, in, is, indices, xs, m, n, s, 8, 0);
+            break;
+        default:
+            copy_run(values, vs, in, is, indices, xs, m, n, s, c->itemsize, c->swapped);
+            break;
+        }
+        k0 += m;
+        if ((ja += m) == p->inner.n) {
+            ja = 0;
+            argext_iter_next(&at);
+        }
+        if ((jv += m) == v->inner.n) {
+            jv = 0;
+            argext_iter_next(&at_v);
+        }
+    }
+}
+
 /* k == 1 by the arg reduction: its rule (NaN first, the lower index among
    equal keys, -0.0 equal to +0.0) is TopK's, and its kernels read a row
-   once where the set's scan reads it twice (prime, then threshold); then
-   each row's value is read at its index. */
-static argext_status topk_by_reduction(const topk_plan *t, const argext_topk_request *r)
+   once where the set's scan reads it twice (prime, then threshold). Each
+   block of rows gets its values as soon as its indices are written, while
+   it is in cache (short rows in DRAM would be read from there twice). */
+static argext_status topk_by_reduction(const argext_topk_request *r)
 {
     unsigned char reduced[ARGEXT_MAX_RANK] = {0};
     reduced[r->axis] = 1;
-    const argext_reduction q = {
+    const int dt = r->dtype & ~ARGEXT_BYTESWAPPED;
+    value_copy c;
+    c.n = r->shape[r->axis];
+    c.stride = r->strides[r->axis];
+    c.itemsize = argext_itemsize(dt);
+    c.swapped = (r->dtype & ARGEXT_BYTESWAPPED) && c.itemsize > 1;
+    argext_reduction q = {
         .data = r->data, .dtype = r->dtype, .rank = r->rank, .shape = r->shape,
-        .strides = r->strides, .reduced = reduced, .out = r->indices,
-        .out_dtype = ARGEXT_INT64, .out_strides = r->indices_strides,
+        .strides = r->strides, .reduced = reduced, .out = r->values,
+        .out_dtype = ARGEXT_INT64, .out_strides = r->values_strides,
         .op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN, .last = 0, .nan_best = NULL,
     };
-    argext_status st = argext_engine_reduce(&q);
-    if (st != ARGEXT_OK)
-        return st;
-    /* the last kept dimension walked here, the others by the iterators */
-    const int nd = t->nk > 0 ? t->nk - 1 : 0;
-    const argext_dim row = t->nk > 0 ? t->kept[nd] : (argext_dim){1, 0, 0};
-    const int64_t row_i = t->nk > 0 ? t->kept_i[nd].out_step : 0;
-    argext_iter at, at_i;
-    argext_iter_seek(&at, nd, t->kept, 0);
-    argext_iter_seek(&at_i, nd, t->kept_i, 0);
-    for (int64_t pos = 0; pos < t->positions; pos += row.n) {
-        const char *in = t->in + at.in, *indices = t->indices + at_i.out;
-        char *values = t->values + at.out;
-        for (int64_t j = 0; j < row.n; j++) {
-            int64_t i;
-            memcpy(&i, indices + j * row_i, sizeof i);
-            if ((uint64_t)i < (uint64_t)t->n) /* else a value overwrote it: overlapping outputs */
-                argext_topk_copy_value(values + j * row.out_step,
-                                       in + j * row.in_stride + i * t->stride, t->itemsize,
-                                       t->swapped);
-        }
-        argext_iter_next(&at);
-        argext_iter_next(&at_i);
-    }
-    return ARGEXT_OK;
+    argext_plan_kept(&c.values, &q);
+    q.out = r->indices;
+    q.out_strides = r->indices_strides;
+    q.written = copy_values;
+    q.written_context = &c;
+    return argext_engine_reduce(&q);
 }
 
 argext_status argext_engine_topk(const argext_topk_request *r)
 {
     if (argext_topk_cols_apply(r))
         return argext_engine_topk_cols(r);
+    if (r->k == 1)
+        return topk_by_reduction(r);
     topk_plan t;
     plan_topk(&t, r);
     if (t.positions == 0)
         return ARGEXT_OK;
-    if (t.k == 1)
-        return topk_by_reduction(&t, r);
     if (argext_topk_tiles_apply(r))
         return argext_engine_topk_tiles(r);
     int64_t bytes = t.positions > INT64_MAX / t.n ? INT64_MAX : t.positions * t.n;
