@@ -242,6 +242,32 @@ def test_short_rows_gathered_past_their_room(dtype):
                 check(x.astype(x.dtype.newbyteorder()), min(5, n), sorted=0)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_long_rows_gathered_past_their_room(dtype):
+    """Long rows (primed from their start and end), whose candidates above
+    the prime's threshold are gathered too (3 <= k <= 128), past the 512
+    places of the gather (rows of one value, of two, of repeating runs),
+    kept to their k best at the end where more than 2k are left (random
+    rows) or not; the best values only in the last partial vector; k on
+    either side of 3 and 128."""
+    rng = np.random.default_rng(26)
+    n = 30001  # primed up to k = 151 (a set of 2k + 64 places, 64 times over)
+    two = np.full(n, 1.0)
+    two[np.arange(15, n, 16)] = 2.0
+    tail = np.zeros(n)
+    tail[-(n % 16):] = 5.0
+    rows = [np.zeros(n), two, np.where(rng.random(n) < 0.7, 3.0, 1.0), np.arange(n) % 100.0,
+            99 - np.arange(n) % 100.0, tail, sample(rng, (n,), dtype),
+            sample(rng, (n,), dtype, ties=False, nan=False)]
+    for x in rows:
+        x = x.astype(dtype)
+        for k in (2, 3, 5, 50, 128, 129):
+            check(x, k)
+            check(x, k, largest=0, sorted=0)
+        if dtype in SWAPPABLE:
+            check(x.astype(x.dtype.newbyteorder()), 50, largest=0)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=ids(FLOAT_DTYPES))
 @pytest.mark.parametrize("k", [1, 5, 50, 64])
 def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):

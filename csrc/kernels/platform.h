@@ -37,11 +37,14 @@
 #endif
 
 /* The SIMD template's helpers and primitives: always inlined into the
-   kernel instances, so a profile shows (op, shape, dtype, ISA). */
+   kernel instances, so a profile shows (op, shape, dtype, ISA). NOINLINE:
+   an instance's rarer path kept out of its caller's loops. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #define VINLINE static __forceinline
+#define NOINLINE static __declspec(noinline)
 #else
 #define VINLINE static inline __attribute__((always_inline))
+#define NOINLINE static __attribute__((noinline))
 #endif
 
 /* Before a loop of a few constant trips over an array of vectors: unrolled

@@ -272,10 +272,18 @@ VINLINE int F(topk_float_thr)(int64_t thr, int op, int64_t inf, vec *ft)
 #endif
 
 /* k from TOPK_GATHER_K up to a quarter of ARGEXT_TOPK_GATHER (the most
-   candidates a short row gathers, kernels/topk.h) is taken by topk_short.
+   candidates a row gathers, kernels/topk.h) is taken by topk_gather_scan.
    k = 2 offers its few candidates to the set for less (measured 5-8% on
    Zen 5, float32 rows of 1000; k = 3 alike). */
 #define TOPK_GATHER_K 3
+
+/* Rows past L1 are gathered from this k: below it the set's rank-order
+   insertions, whose threshold rises with each one, skip more blocks than
+   a gather (argmax's time over TopK's, logits (32, 128256), Zen 5:
+   bfloat16 k = 5 0.78 offered, 0.68 gathered; float32 (64, 20000) k = 16
+   0.47 and 0.41; bfloat16 k = 50 0.41 and 0.435; float32 k = 128 0.24 and
+   0.30). */
+#define TOPK_LONG_GATHER_K 32
 
 /* The places of the gathered keys[c, ...) up to a whole vector filled with
    the lane type's minimum, which no count of topk_kth_count or topk_rank
@@ -346,7 +354,7 @@ VINLINE void L(topk_rank)(LANE_INT *keys, const int32_t *idx, int64_t c, int64_t
 typedef struct {
     LANE_INT *keys;
     int32_t *idx;
-    int64_t c, thr, k;
+    int64_t c, thr, k, limit;
     vec t, ft;
     int use_float;
 } L(topk_gather);
@@ -386,7 +394,7 @@ VINLINE int L(topk_block_hit)(const L(topk_gather) *g, const char *q, int op, in
 VINLINE void L(topk_gather_vector)(L(topk_gather) *g, vec x, uint64_t above, int64_t i, int op,
                                    int kind, int64_t inf)
 {
-    if (g->c + V_BYTES / W > ARGEXT_TOPK_GATHER) {
+    if (g->c + V_BYTES / W > g->limit) {
         L(topk_gather_thr)(g, L(topk_keep)(g->keys, g->idx, g->c, g->k), op, kind, inf);
         g->c = g->k;
         above &= L(v_gt)(x, g->t);
@@ -413,28 +421,36 @@ VINLINE void L(topk_gather_block)(L(topk_gather) *g, const char *q, int64_t i, i
     }
 }
 
-/* A short row (in L1) into an empty set of k <= ARGEXT_TOPK_GATHER / 4: primed
-   from its lane maxima (topk_prime_lanes), then the keys above the
-   threshold gathered with their indices, in index order, a vector at a
-   time (v_compress_store), where offers would insert each in the set;
-   blocks with none are skipped on their maximum. A full gather keeps its
-   k best (topk_keep: O(ARGEXT_TOPK_GATHER) per ARGEXT_TOPK_GATHER / 2 or
-   more gathered, so rows of equal keys stay linear) and raises the
-   threshold. The k best of what is left are then ranked (topk_rank) into
-   the set. The keys and indices gathered live in the set's work. Returns 0, having offered nothing, when the prime gave no
-   threshold. */
-VINLINE int L(topk_short)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
-                          int kind, int64_t inf, int sw)
+/* Whether a set with a threshold takes its row of n elements by a gather
+   (topk_gather_scan): k from TOPK_GATHER_K up to a quarter of the gather's
+   places, the set's work to gather in, and int32 indices. */
+VINLINE int L(topk_gathers)(const argext_topk_set *set, int64_t n)
+{
+    return set->k >= TOPK_GATHER_K && set->k <= ARGEXT_TOPK_GATHER / 4 && set->work &&
+           n <= INT32_MAX;
+}
+
+/* A row into a set given a threshold by a prime and nothing else (k and n
+   as topk_gathers takes them): the keys above the threshold gathered with
+   their indices, in index order, a vector at a time (v_compress_store),
+   where offers would insert each in the set; blocks with none are skipped
+   on their maximum. A full gather keeps its k best (topk_keep:
+   O(ARGEXT_TOPK_GATHER) per ARGEXT_TOPK_GATHER / 2 or more gathered, so
+   rows of equal keys stay linear) and raises the threshold. What is left
+   is kept to the k best where it holds more than 2k (a count of c keys
+   costs c vector compares), and they are ranked (topk_rank) into the set.
+   The keys and indices gathered live in the set's work. */
+VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set,
+                                 int op, int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
-    L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
-    if (set->open)
-        return 0;
     L(topk_gather) g;
     g.keys = (LANE_INT *)set->work;
     g.idx = (int32_t *)(set->work + ARGEXT_TOPK_WORK_KEYS);
     g.c = 0;
     g.k = set->k;
+    g.limit = 8 * g.k > 4 * lanes ? 8 * g.k : 4 * lanes;
+    g.limit = g.limit < ARGEXT_TOPK_GATHER ? g.limit : ARGEXT_TOPK_GATHER;
     L(topk_gather_thr)(&g, set->thr, op, kind, inf);
     int64_t i = 0;
     for (; i + block <= n; i += block)
@@ -449,8 +465,11 @@ VINLINE int L(topk_short)(const char *p, int64_t n, int64_t i0, argext_topk_set 
         const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
         L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
     }
+    if (g.c > 2 * g.k) {
+        L(topk_keep)(g.keys, g.idx, g.c, g.k);
+        g.c = g.k;
+    }
     L(topk_rank)(g.keys, g.idx, g.c, i0, set);
-    return 1;
 }
 
 #ifdef FLANE
@@ -490,19 +509,24 @@ VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
 }
 
 /* n elements at p, indices i0..; `scalar` is the baseline's kernel for the
-   same input (byte-swapped when sw), for the open set and the tail. */
+   same input (byte-swapped when sw), for the open set and the tail;
+   `gather` the instance's topk_gather_scan (of the same op, kind and sw). */
 VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
-                          int kind, int64_t inf, int sw, argext_topk_kernel scalar)
+                          int kind, int64_t inf, int sw, argext_topk_kernel scalar,
+                          argext_topk_kernel gather)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     int64_t i = 0;
-    if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
-        L(topk_prime)(p, n, set, op, kind, inf, sw);
-    else if (set->open && set->count == 0 && n * W <= TOPK_L1_ROW) {
-        if (set->k < TOPK_GATHER_K || set->k > ARGEXT_TOPK_GATHER / 4 || !set->work)
+    if (set->open && set->count == 0) {
+        if (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
+            L(topk_prime)(p, n, set, op, kind, inf, sw);
+        else if (n * W <= TOPK_L1_ROW)
             L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
-        else if (L(topk_short)(p, n, i0, set, op, kind, inf, sw))
+        if (!set->open && L(topk_gathers)(set, n) &&
+            (n * W <= TOPK_L1_ROW || set->k >= TOPK_LONG_GATHER_K)) {
+            gather(p, n, W, i0, set);
             return;
+        }
     }
     if (set->open) {
         i = argext_topk_room(set) < n ? argext_topk_room(set) : n;
