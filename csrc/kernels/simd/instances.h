@@ -77,10 +77,16 @@ ARGEXT_DTYPES(SIMD_DTYPE)
 
 /* TopK's scans: the threshold scan where it applies, else the baseline;
    the gather of a primed row (topk_gather_scan) a function of its own,
-   out of the scan's loops (inlined there, it slowed k = 5 by 5%). */
+   out of the scan's loops (inlined there, it slowed k = 5 by 5%), for
+   native byte order only (swapped rows are offered: a second instance
+   made each ISA file a tenth larger and slower to build). */
 #define SIMD_TOPK(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                \
-    SIMD_TOPK_GATHER(NAME, LN, KIND, INF, OP, OPNAME, topk_gather, 0)                             \
-    SIMD_TOPK_GATHER(NAME, LN, KIND, INF, OP, OPNAME, topk_gather_swapped, 1)                     \
+    NOINLINE void KERNEL(OPNAME, topk_gather, NAME)(const char *p, int64_t n, int64_t s,          \
+                                                    int64_t i0, argext_topk_set *set)             \
+    {                                                                                             \
+        (void)s; /* == ITEMSIZE */                                                                \
+        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0); \
+    }                                                                                             \
     static void KERNEL(OPNAME, topk, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,       \
                                            argext_topk_set *set)                                  \
     {                                                                                             \
@@ -98,20 +104,11 @@ ARGEXT_DTYPES(SIMD_DTYPE)
             topk_swapped_blocks(KERNEL(OPNAME, topk, NAME), p, n, s, ITEMSIZE, i0, set);          \
         else                                                                                      \
             LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1,     \
-                                   BASELINE_OF(topk_swapped, OP, ENUM),                           \
-                                   KERNEL(OPNAME, topk_gather_swapped, NAME));                    \
+                                   BASELINE_OF(topk_swapped, OP, ENUM), NULL);                    \
     }                                                                                             \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)                   \
     SIMD_TOPK_REGS(NAME, LN, KIND, INF, OP, OPNAME, topk_regs)
-/* A primed row's gather (topk_gather_scan), s (== ITEMSIZE) unused. */
-#define SIMD_TOPK_GATHER(NAME, LN, KIND, INF, OP, OPNAME, SHAPE, SW)                              \
-    NOINLINE void KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,    \
-                                              argext_topk_set *set)                               \
-    {                                                                                             \
-        (void)s;                                                                                  \
-        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, SW);\
-    }
 /* TopK's column kernel where it applies, else the baseline's. */
 #define SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, SHAPE, SW)                          \
     static void KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t rows, int64_t rs, int64_t bn,  \

@@ -510,7 +510,8 @@ VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
 
 /* n elements at p, indices i0..; `scalar` is the baseline's kernel for the
    same input (byte-swapped when sw), for the open set and the tail;
-   `gather` the instance's topk_gather_scan (of the same op, kind and sw). */
+   `gather` the instance's topk_gather_scan (of the same op and kind), or
+   NULL: primed rows then offer their candidates to the set. */
 VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
                           int kind, int64_t inf, int sw, argext_topk_kernel scalar,
                           argext_topk_kernel gather)
@@ -522,7 +523,7 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
             L(topk_prime)(p, n, set, op, kind, inf, sw);
         else if (n * W <= TOPK_L1_ROW)
             L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
-        if (!set->open && L(topk_gathers)(set, n) &&
+        if (gather && !set->open && L(topk_gathers)(set, n) &&
             (n * W <= TOPK_L1_ROW || set->k >= TOPK_LONG_GATHER_K)) {
             gather(p, n, W, i0, set);
             return;
