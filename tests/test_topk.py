@@ -207,6 +207,46 @@ def test_short_rows_primed_from_their_lane_maxima(dtype):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_primed_from_two_per_lane(dtype):
+    """Rows in L1 with k up to 8 primed from each lane's two largest, taken
+    in four streams of vectors (as floats where the row holds no NaN): rows
+    of one to two vectors per stream at every vector width (16, 32 and 64
+    bytes: some lanes then hold one element), up to 16 KiB; the k best all
+    in one lane (a lane holds more of them than its two), one NaN at the
+    start, middle or end, infinities, ties and -0.0."""
+    rng = np.random.default_rng(25)
+    limit = 16384 // dtype.itemsize
+    lengths = {limit, 1000}
+    for width in (16, 32, 64):
+        lanes = width // dtype.itemsize
+        lengths |= {4 * lanes, 4 * lanes + 1, 8 * lanes - 1, 8 * lanes, 9 * lanes + 3}
+    same_lane = 64 // dtype.itemsize  # a multiple of every width's lane count
+    for n in sorted(lengths):
+        for k in range(2, 9):
+            rows = [sample(rng, (n,), dtype), sample(rng, (n,), dtype, ties=False, nan=False)]
+            x = sample(rng, (n,), dtype, ties=False, nan=False)
+            top = np.arange(0, n, same_lane)[:k + 2]
+            x[top] = np.max(x) if is_float(dtype) else np.iinfo(dtype).max
+            rows.append(x)
+            if is_float(dtype):
+                for at in (0, n // 2, n - 1):
+                    x = sample(rng, (n,), dtype, ties=False, nan=False)
+                    x[at] = np.nan
+                    rows.append(x)
+                x = sample(rng, (n,), dtype, ties=False, nan=False)
+                x[rng.integers(0, n, 5)] = np.inf
+                x[rng.integers(0, n, 5)] = -np.inf
+                rows.append(x)
+            for x in rows:
+                check(x, k)
+                check(x, k, largest=0, sorted=0)
+    if dtype in SWAPPABLE:
+        x = sample(rng, (1000,), dtype, ties=False, nan=False)
+        check(x.astype(x.dtype.newbyteorder()), 5)
+        check(x.astype(x.dtype.newbyteorder()), 5, largest=0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_gathered_past_their_room(dtype):
     """Rows in L1 whose candidates above the prime's threshold are gathered
     (k up to 128) and overflow the 512 places of the gather, which then

@@ -105,11 +105,19 @@ VINLINE int64_t L(topk_kth_lane)(vec *acc, int64_t segs, int64_t k)
    dependent steps. */
 #define TOPK_PRIME_STEPS 12
 
-/* Short rows' samples up to this many vectors (the stack's copy of them)
-   find their k-th largest lane by counting (topk_kth_count) where the
-   level counts bits in an instruction (ISA_POPCOUNT); others through the
-   set's selection. */
+/* Samples up to this many vectors find their k-th largest lane by counting
+   (topk_kth_count) where the level counts bits in an instruction
+   (ISA_POPCOUNT) and the set has work to hold them (the gather's, free
+   until it gathers: not the stack, which argext.h bounds); others through
+   the set's selection. */
 #define TOPK_COUNT_VECS 64
+#if TOPK_COUNT_VECS * V_BYTES > ARGEXT_TOPK_WORK_BYTES
+#error "topk_scan.h: a set's work holds TOPK_COUNT_VECS vectors"
+#endif
+
+/* The most vectors a prime with k up to TOPK_KTH_IN_REGISTERS keeps (on
+   the stack): two per segment of 2k lanes of 8 bytes or fewer. */
+#define TOPK_SMALL_PRIME_VECS (2 * ((2 * TOPK_KTH_IN_REGISTERS * 8 + V_BYTES - 1) / V_BYTES))
 
 /* The k-th largest lane (repeats counted) of the segs vectors at acc (k <=
    segs * lanes): the largest key with k lanes or more at or above it, bisected
@@ -197,55 +205,205 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     const int64_t ev = (set->k + lanes - 1) / lanes, e = ev * lanes;
     const int64_t quarter = (n - e) / lanes / 4, per_k = set->k * TOPK_PRIME_PER_K / lanes;
     const int64_t nv = per_k < quarter ? per_k : quarter;
-    const int counted = ISA_POPCOUNT && set->k > TOPK_KTH_IN_REGISTERS &&
+    char *acc = set->work; /* the gather's scratch, free until a gather */
+    const int counted = ISA_POPCOUNT && acc && set->k > TOPK_KTH_IN_REGISTERS &&
                         ev + TOPK_PRIME_GROUPS <= TOPK_COUNT_VECS;
     int64_t groups = counted ? TOPK_PRIME_GROUPS : (set->cap - e) / lanes;
     groups = groups < nv ? groups : nv;
-    vec acc[TOPK_COUNT_VECS];
     const char *last = p + (n - e) * W;
     for (int64_t v = 0; v < ev; v++) { /* acc holds them only when counted: ev may pass it */
         vec a = L(keys_at)(last + v * V_BYTES, op, kind, inf, sw);
         if (counted)
-            acc[v] = a;
+            v_store(acc + v * V_BYTES, a);
         else
             L(topk_lanes_to_keys)(a, set->keys + v * lanes);
     }
     for (int64_t g = 0; g < groups; g++) {
         vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf, sw);
         if (counted)
-            acc[ev + g] = a;
+            v_store(acc + (ev + g) * V_BYTES, a);
         else
             L(topk_lanes_to_keys)(a, set->keys + e + g * lanes);
     }
     if (counted)
-        L(topk_threshold)(set, L(topk_kth_count)((const char *)acc, ev + groups, set->k, 8 * W));
+        L(topk_threshold)(set, L(topk_kth_count)(acc, ev + groups, set->k, 8 * W));
     else
         argext_topk_prime(set, e + groups * lanes, SMIN(W));
 }
 
+/* Streams of a group's two largest per lane (topk_group_top2): each
+   vector's step waits on its stream's last, a float maximum's latency. */
+#define TOPK_TOP2_STREAMS 4
+
+/* (h, l), the two largest keys per lane (h >= l), given x: as keys, then
+   as floats (is_min: the two smallest). */
+VINLINE void L(top2_step)(vec *h, vec *l, vec x)
+{
+    *l = L(v_max)(*l, L(v_sel_gt)(*h, x, *h, x)); /* the smaller of h and x */
+    *h = L(v_max)(*h, x);
+}
+
+/* (h, l) given another lane's two largest (xh, xl). */
+VINLINE void L(top2_merge)(vec *h, vec *l, vec xh, vec xl)
+{
+    *l = L(v_max)(L(v_sel_gt)(*h, xh, *h, xh), L(v_max)(*l, xl));
+    *h = L(v_max)(*h, xh);
+}
+
+#ifdef FLANE
+VINLINE void F(top2_step)(int is_min, vec *h, vec *l, vec x)
+{
+    *l = F(v_fext)(is_min, *l, F(v_fext)(!is_min, *h, x));
+    *h = F(v_fext)(is_min, *h, x);
+}
+
+VINLINE void F(top2_merge)(int is_min, vec *h, vec *l, vec xh, vec xl)
+{
+    *l = F(v_fext)(is_min, F(v_fext)(!is_min, *h, xh), F(v_fext)(is_min, *l, xl));
+    *h = F(v_fext)(is_min, *h, xh);
+}
+#endif
+
+/* The two largest keys, per lane, of group g of `groups` equal groups of
+   the nv vectors at p (TOPK_TOP2_STREAMS vectors or more each), into *hi
+   and *lo: keys of distinct elements, or the least key where a lane had
+   one element (no element of the row is below it: a threshold as safe).
+   Float lanes take them as floats, keyed at the end (the key is monotone;
+   -0.0 and +0.0 key alike), unless the group holds a NaN (a magnitude
+   above infinity's), which the float extreme may drop: then as keys. */
+VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t groups, int op,
+                                int kind, int64_t inf, int sw, vec *hi, vec *lo)
+{
+    const int64_t v0 = nv * g / groups, v1 = nv * (g + 1) / groups, S = TOPK_TOP2_STREAMS;
+    vec h[TOPK_TOP2_STREAMS], l[TOPK_TOP2_STREAMS];
+#ifdef FLANE
+    if (kind == ARGEXT_KIND_FLOAT) {
+        const int min_op = ARGEXT_OP_IS_MIN(op);
+        const vec magnitude = L(v_set1)(SMAX(W));
+        const vec least = L(v_set1)(min_op ? inf : (int64_t)((uint64_t)inf | (uint64_t)SMIN(W)));
+        vec mag = L(v_set1)(0); /* the largest magnitude: a NaN's is above inf's */
+        ARGEXT_UNROLL
+        for (int64_t s = 0; s < S; s++) {
+            h[s] = F(v_load_floats)(p + (v0 + s) * V_BYTES, op, inf, sw);
+            l[s] = least;
+            mag = L(v_max)(mag, v_and(h[s], magnitude));
+        }
+        int64_t v = v0 + S;
+        for (; v + S <= v1; v += S) {
+            vec m = L(v_set1)(0); /* off mag's chain */
+            ARGEXT_UNROLL
+            for (int64_t s = 0; s < S; s++) {
+                const vec x = F(v_load_floats)(p + (v + s) * V_BYTES, op, inf, sw);
+                m = L(v_max)(m, v_and(x, magnitude));
+                F(top2_step)(min_op, &h[s], &l[s], x);
+            }
+            mag = L(v_max)(mag, m);
+        }
+        for (; v < v1; v++) {
+            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, sw);
+            mag = L(v_max)(mag, v_and(x, magnitude));
+            F(top2_step)(min_op, &h[0], &l[0], x);
+        }
+        ARGEXT_UNROLL
+        for (int64_t s = 1; s < S; s++)
+            F(top2_merge)(min_op, &h[0], &l[0], h[s], l[s]);
+        if (!L(v_gt)(mag, L(v_set1)(inf))) {
+            char two[2 * V_BYTES];
+            v_store(two, h[0]);
+            v_store(two + V_BYTES, l[0]);
+            *hi = L(keys_at)(two, op, kind, inf, 0);
+            *lo = L(keys_at)(two + V_BYTES, op, kind, inf, 0);
+            return;
+        }
+    }
+#endif
+    ARGEXT_UNROLL
+    for (int64_t s = 0; s < S; s++) {
+        h[s] = L(keys_at)(p + (v0 + s) * V_BYTES, op, kind, inf, sw);
+        l[s] = L(v_set1)(SMIN(W));
+    }
+    int64_t v = v0 + S;
+    for (; v + S <= v1; v += S)
+        ARGEXT_UNROLL
+        for (int64_t s = 0; s < S; s++) {
+            const vec x = L(keys_at)(p + (v + s) * V_BYTES, op, kind, inf, sw);
+            L(top2_step)(&h[s], &l[s], x);
+        }
+    for (; v < v1; v++) {
+        const vec x = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
+        L(top2_step)(&h[0], &l[0], x);
+    }
+    ARGEXT_UNROLL
+    for (int64_t s = 1; s < S; s++)
+        L(top2_merge)(&h[0], &l[0], h[s], l[s]);
+    *hi = h[0];
+    *lo = l[0];
+}
+
+/* The k-th largest lane (repeats counted) of hi and lo (k <= 2 * lanes,
+   k < 128): the largest lane with k lanes or more at or above it. Each
+   lane's count is kept in a vector, a compare per broadcast lane, none
+   waiting on another (topk_kth_lane's steps each wait on the last). */
+VINLINE int64_t L(topk_kth_pair)(vec hi, vec lo, int64_t k)
+{
+    const vec none = L(v_set1)(0), one = L(v_set1)(-1);
+    vec count_hi = none, count_lo = none;
+    LANE_INT lane[2][V_BYTES / W];
+    v_store((char *)lane[0], hi);
+    v_store((char *)lane[1], lo);
+    for (int64_t u = 0; u < 2; u++)
+        for (int64_t j = 0; j < V_BYTES / W; j++) { /* one more where a lane <= key */
+            const vec key = L(v_set1)(lane[u][j]);
+            count_hi = L(v_sub)(count_hi, L(v_sel_gt)(hi, key, one, none));
+            count_lo = L(v_sub)(count_lo, L(v_sel_gt)(lo, key, one, none));
+        }
+    const vec fewer = L(v_set1)(k - 1), least = L(v_set1)(SMIN(W));
+    /* counts wrap past 127 for bytes: that lane is then the least, no k-th for k < 128 */
+    const vec best = L(v_max)(L(v_sel_gt)(count_hi, fewer, least, hi),
+                              L(v_sel_gt)(count_lo, fewer, least, lo));
+    return L(v_lane0)(L(v_hmax)(best));
+}
+
 /* An empty set primed from the lane maxima of each of `segs` segments of
    the row's whole vectors (segs * lanes >= 2k keys of distinct elements):
-   short rows then offer little more than their k best. */
+   short rows then offer little more than their k best. k up to
+   TOPK_KTH_IN_REGISTERS takes each segment's two largest per lane: a
+   threshold at about the row's own k-th best (a lane rarely holds three
+   of them), for a few instructions more per vector on a row read from
+   memory anyway. */
 VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set, int op,
                                  int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
     if (segs * lanes > set->cap || nv < segs)
         return; /* k too large for the set's key places: it stays open */
-    vec acc[TOPK_COUNT_VECS];
-    const int in_registers = set->k <= TOPK_KTH_IN_REGISTERS;
-    const int kept = in_registers || (ISA_POPCOUNT && segs <= TOPK_COUNT_VECS);
+    if (set->k <= TOPK_KTH_IN_REGISTERS) {
+        vec acc[TOPK_SMALL_PRIME_VECS];
+        int64_t kth;
+        if (nv >= TOPK_TOP2_STREAMS * segs) {
+            for (int64_t g = 0; g < segs; g++)
+                L(topk_group_top2)(p, nv, g, segs, op, kind, inf, sw, &acc[2 * g], &acc[2 * g + 1]);
+            kth = segs == 1 ? L(topk_kth_pair)(acc[0], acc[1], set->k)
+                            : L(topk_kth_lane)(acc, 2 * segs, set->k);
+        } else {
+            for (int64_t g = 0; g < segs; g++)
+                acc[g] = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
+            kth = L(topk_kth_lane)(acc, segs, set->k);
+        }
+        L(topk_threshold)(set, kth);
+        return;
+    }
+    char *acc = set->work; /* the gather's scratch, free until a gather */
+    const int counted = ISA_POPCOUNT && acc && segs <= TOPK_COUNT_VECS;
     for (int64_t g = 0; g < segs; g++) {
         vec a = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
-        if (kept)
-            acc[g] = a;
+        if (counted)
+            v_store(acc + g * V_BYTES, a);
         else
             L(topk_lanes_to_keys)(a, set->keys + g * lanes);
     }
-    if (in_registers)
-        L(topk_threshold)(set, L(topk_kth_lane)(acc, segs, set->k));
-    else if (kept)
-        L(topk_threshold)(set, L(topk_kth_count)((const char *)acc, segs, set->k, TOPK_PRIME_STEPS));
+    if (counted)
+        L(topk_threshold)(set, L(topk_kth_count)(acc, segs, set->k, TOPK_PRIME_STEPS));
     else
         argext_topk_prime(set, segs * lanes, SMIN(W));
 }
