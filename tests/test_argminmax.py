@@ -214,9 +214,9 @@ def test_wide_arrays_every_axis(dtype, op):
                         check(x, axis, 0, last, op)
 
 
-# Few rows over a wide inner extent fold blocks of up to 65536 columns, 256 KiB of each
-# row (run.c): 70001 columns cross one block boundary for the narrow dtypes, two for the
-# 8-byte ones, and leave a ragged last block.
+# Few rows (up to 1024) over a wide inner extent fold blocks of up to 65536 columns, 256
+# KiB of each row (run.c): 70001 columns cross one block boundary for the narrow dtypes,
+# two for the 8-byte ones, and leave a ragged last block.
 FOLD_COLS = 70001
 
 
@@ -224,9 +224,10 @@ FOLD_COLS = 70001
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_few_rows_folded_over_long_column_blocks(dtype, op):
     rng = np.random.default_rng(29)
-    for rows in (3, 21):
+    # up to 1024 rows take the long blocks; past 256 rows one at a time (int8 only, for size)
+    for outer, rows in ((2, 3), (2, 21)) + (((1, 300),) if dtype.itemsize == 1 else ()):
         for ties in (False, True):
-            base = random_array(rng, (2, rows, FOLD_COLS), dtype, ties)
+            base = random_array(rng, (outer, rows, FOLD_COLS), dtype, ties)
             if is_float(dtype) and not ties:
                 # a NaN at both sides of each block boundary, in a middle row
                 base[0, rows // 2, [32767, 32768, 65535, 65536, FOLD_COLS - 1]] = np.nan

@@ -12,15 +12,16 @@
    stay in L1 between the swap and the kernel. */
 #define SWAP_ROW_BYTES 16384
 
-/* Bytes of each row a column fold takes per block. Few rows fold long runs
-   of each row (the best keys stay in L2): DRAM serves a few long streams
-   better than many short ones (AMD Zen 4, (4, 21, 512, 512) float32 over
-   axis 1: 8 KiB runs read 47% of the one-core bandwidth, 64 KiB 64%, 256
-   KiB 75%). Over more rows each block is one long pass, whose best keys
-   and the rows' next pieces share L1. */
+/* Bytes of each row a column fold takes per block. Up to FEW_ROWS rows fold
+   long runs of each row (the best keys stay in L2): DRAM serves a few long
+   streams better than many short ones (AMD Zen 4, one thread, share of the
+   read bandwidth: (4, 21, 512, 512) float32 over axis 1 with runs of 8 KiB
+   47%, 64 KiB 64%, 256 KiB 75%; (300, 65536) float32 over axis 0 with runs
+   of 16 KiB 52%, 256 KiB 75%). Over more rows each block is one long pass,
+   whose best keys and the rows' next pieces share L1. */
 #define COL_BLOCK_BYTES_FEW_ROWS ARGEXT_FOLD_ROW_BYTES
 #define COL_BLOCK_BYTES 16384
-#define FEW_ROWS 256
+#define FEW_ROWS 1024
 /* Rows per many-rows kernel call: their indices stay in L1. */
 #define ROWS_BATCH 4096
 
