@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import argext
-from reference import ALL_DTYPES, BFLOAT16, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES, arg_reference, is_float
+from reference import (ALL_DTYPES, BFLOAT16, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES, arg_reference, is_float,
+                       multi_axis_reference)
 
 OPS = {"max": argext.argmax, "min": argext.argmin}
 FLOATS = FLOAT_DTYPES + ([BFLOAT16] if BFLOAT16 is not None else [])
@@ -211,6 +212,39 @@ def test_wide_arrays_every_axis(dtype, op):
                 for axis in range(-len(shape), len(shape)):
                     for last in (0, 1):
                         check(x, axis, 0, last, op)
+
+
+# Few rows (up to 1024) over a wide inner extent fold blocks of up to 65536 columns, 256
+# KiB of each row (run.c): 70001 columns cross one block boundary for the narrow dtypes,
+# two for the 8-byte ones, and leave a ragged last block.
+FOLD_COLS = 70001
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_few_rows_folded_over_long_column_blocks(dtype, op):
+    rng = np.random.default_rng(29)
+    # up to 1024 rows take the long blocks; past 256 rows one at a time (int8 only, for size)
+    for outer, rows in ((2, 3), (2, 21)) + (((1, 300),) if dtype.itemsize == 1 else ()):
+        for ties in (False, True):
+            base = random_array(rng, (outer, rows, FOLD_COLS), dtype, ties)
+            if is_float(dtype) and not ties:
+                # a NaN at both sides of each block boundary, in a middle row
+                base[0, rows // 2, [32767, 32768, 65535, 65536, FOLD_COLS - 1]] = np.nan
+            views = [base, base[:, :, ::-1]]
+            if dtype != BFLOAT16:
+                views.append(base.astype(dtype.newbyteorder(">" if dtype.isnative else "<")))
+            for x in views:
+                for last in (0, 1):
+                    check(x, 1, 0, last, op)
+    # two reduced axes: the fold goes on over the outer one's rows (into the same indices)
+    x = random_array(rng, (3, 2, FOLD_COLS), dtype, True)
+    reduce = {"max": argext.reduce_argmax, "min": argext.reduce_argmin}[op]
+    for last, direction in ((False, "increasing"), (True, "decreasing")):
+        for output_dtype in ("int64", "int32"):
+            got = reduce(x, (0, 1), axis_direction=direction, output_dtype=output_dtype)
+            want = multi_axis_reference(x, (0, 1), last=last, op=op)
+            np.testing.assert_array_equal(got, want.astype(output_dtype))
 
 
 # --- Layouts -----------------------------------------------------------------

@@ -14,9 +14,11 @@
 #include "engine/layout.h"
 #include "kernels/kernels.h"
 
-/* Most columns per block in the column fold (run.c cuts blocks of 8 KiB of
-   each row, fewer columns for wide dtypes): the scratch's keys and indices. */
-#define ARGEXT_COL_BLOCK 4096
+/* A column fold's blocks (run.c): at most ARGEXT_FOLD_COLS columns and
+   ARGEXT_FOLD_ROW_BYTES of each row, whose keys, indices and row bytes the
+   scratch holds; many-rows kernel calls take ARGEXT_FOLD_COLS rows at most. */
+#define ARGEXT_FOLD_COLS 65536
+#define ARGEXT_FOLD_ROW_BYTES 262144
 
 /* Scratch for byte-swapped input: the bytes a column fold converts per
    kernel call (16 rows of 4096 float32 columns), an L2-sized block whose
@@ -56,8 +58,9 @@ typedef struct argext_plan {
 /* A thread's scratch (runtime/scratch.h holds one per thread); nothing of it
    outlives a call. */
 typedef struct argext_engine_scratch {
-    int64_t keys[ARGEXT_COL_BLOCK]; /* 8-byte slots hold any key type */
-    int64_t idx[ARGEXT_COL_BLOCK];
+    int64_t keys[ARGEXT_FOLD_ROW_BYTES / 8]; /* keys of any type */
+    int64_t idx[ARGEXT_FOLD_COLS];
+    int8_t row_of[ARGEXT_FOLD_COLS]; /* the fold kernel's work */
     unsigned char swap[ARGEXT_SWAP_BYTES];
     argext_plan plan;
 } argext_engine_scratch;

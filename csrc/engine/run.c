@@ -12,13 +12,18 @@
    stay in L1 between the swap and the kernel. */
 #define SWAP_ROW_BYTES 16384
 
-/* Bytes of each row a column fold takes per block: few rows fold narrow
-   blocks, so that the best keys and the many rows' next pieces share L1;
-   over more rows each block is one long pass, and wider blocks make fewer
-   of them (DRAM serves few passes of long streams better). */
-#define COL_BLOCK_BYTES_FEW_ROWS 8192
+/* Bytes of each row a column fold takes per block. Up to FEW_ROWS rows fold
+   long runs of each row (the best keys stay in L2): DRAM serves a few long
+   streams better than many short ones (AMD Zen 4, one thread, share of the
+   read bandwidth: (4, 21, 512, 512) float32 over axis 1 with runs of 8 KiB
+   47%, 64 KiB 64%, 256 KiB 75%; (300, 65536) float32 over axis 0 with runs
+   of 16 KiB 52%, 256 KiB 75%). Over more rows each block is one long pass,
+   whose best keys and the rows' next pieces share L1. */
+#define COL_BLOCK_BYTES_FEW_ROWS ARGEXT_FOLD_ROW_BYTES
 #define COL_BLOCK_BYTES 16384
-#define FEW_ROWS 256
+#define FEW_ROWS 1024
+/* Rows per many-rows kernel call: their indices stay in L1. */
+#define ROWS_BATCH 4096
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -105,12 +110,12 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
     const argext_dim *ax = &p->axis;
     if (!p->swapped) {
         p->cols(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0, p->last, init,
-                s->keys, idx);
+                s->keys, idx, s->row_of);
         return;
     }
     /* byte-swapped: read in place where the kernel can, else through scratch */
     if (p->cols_swapped(q, ax->n, ax->in_stride, ax->out_step, bn, p->inner.in_stride, f0,
-                        p->last, init, s->keys, idx))
+                        p->last, init, s->keys, idx, s->row_of))
         return;
     int64_t row_bytes = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / row_bytes;
     chunk = chunk > 0 ? chunk : 1;
@@ -119,7 +124,7 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
         p->swap(s->swap, q + r0 * ax->in_stride, m, ax->in_stride, bn, p->inner.in_stride,
                 (int)p->itemsize, m * ax->in_stride);
         p->cols((const char *)s->swap, m, row_bytes, ax->out_step, bn, (int64_t)p->itemsize,
-                f0 + r0 * ax->out_step, p->last, init && r0 == 0, s->keys, idx);
+                f0 + r0 * ax->out_step, p->last, init && r0 == 0, s->keys, idx, s->row_of);
     }
 }
 
@@ -147,7 +152,7 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
     for (int d = 0; d < p->nr; d++)
         rows = rows > FEW_ROWS ? rows : rows * p->reduced[d].n;
     const int64_t block_bytes = rows > FEW_ROWS ? COL_BLOCK_BYTES : COL_BLOCK_BYTES_FEW_ROWS;
-    const int64_t block = min64(ARGEXT_COL_BLOCK, block_bytes / (int64_t)p->itemsize);
+    const int64_t block = min64(ARGEXT_FOLD_COLS, block_bytes / (int64_t)p->itemsize);
     int64_t bn = first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
     for (int64_t jb = j0; jb < j1; jb += bn, bn = block) {
         bn = min64(bn, j1 - jb);
@@ -250,8 +255,8 @@ static int run_short_rows(const argext_plan *p, const char *pin, char *pout, int
 {
     const argext_dim *inner = &p->inner;
     int64_t row_bytes = p->axis.n * (int64_t)p->itemsize;
-    int64_t batch = p->swapped ? SWAP_ROW_BYTES / row_bytes : ARGEXT_COL_BLOCK;
-    batch = nan_check_batch(p, min64(batch, ARGEXT_COL_BLOCK));
+    int64_t batch = p->swapped ? SWAP_ROW_BYTES / row_bytes : ROWS_BATCH;
+    batch = nan_check_batch(p, min64(batch, ROWS_BATCH));
     int nan = 0;
     for (int64_t jb = j0; jb < j1; jb += batch) {
         int64_t bn = min64(batch, j1 - jb);

@@ -30,11 +30,12 @@ typedef int64_t (*argext_row_kernel)(const char *p, int64_t n, int64_t stride, i
  * Column kernel: bn columns (byte stride cs) folded over `rows` rows (byte
  * stride rs) starting at p. Row r has flat index f0 + r * weight. best[j] holds
  * column j's key (key type, itemsize bytes each) and idx[j] its flat index;
- * init == 1 makes row 0 their starting value.
+ * init == 1 makes row 0 their starting value. row_of: bn bytes the kernel
+ * may use as work.
  */
 typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
                                    int64_t bn, int64_t cs, int64_t f0, int last, int init,
-                                   void *best, int64_t *idx);
+                                   void *best, int64_t *idx, int8_t *row_of);
 
 /*
  * The column kernel for input of the opposite byte order, read in place:
@@ -43,7 +44,7 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
  */
 typedef int (*argext_cols_swapped_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
                                           int64_t bn, int64_t cs, int64_t f0, int last, int init,
-                                          void *best, int64_t *idx);
+                                          void *best, int64_t *idx, int8_t *row_of);
 
 /*
  * Many-rows kernel: `count` independent whole rows (row k starts at

@@ -5,7 +5,8 @@
  * branch-free: one load and store of the best keys per two input vectors
  * keeps the loop short enough for the core to have many lines in flight
  * (few long rows: segmentation maps), and improving columns note their row
- * in a byte, flushed to indices every ROW_CHUNK rows. The other rows go one
+ * in a byte (row_of, the caller's bn bytes), flushed to indices every
+ * ROW_CHUNK rows. The other rows go one
  * at a time, the first DENSE_ROWS without a test, then skipping the stores
  * of a vector that improves no column (few do, once rows are many).
  * The last vector of a row may overlap the one before it (idempotent: a
@@ -73,10 +74,10 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
 /* Rows from r on in chunks of ROW_CHUNK, by row bytes (init: row 0 is
    already in best and every column's byte starts at it). */
 VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
-                            int64_t bn, int64_t f0, int init, char *best, int64_t *idx, vec flip,
-                            int last, int op, int kind, int64_t inf, int sw)
+                            int64_t bn, int64_t f0, int init, char *best, int64_t *idx,
+                            int8_t *row_of, vec flip, int last, int op, int kind, int64_t inf,
+                            int sw)
 {
-    int8_t row_of[ROWBUF_COLS];
     for (int64_t c0 = init ? 0 : r; c0 < rows && c0 < CHUNKED_ROWS; c0 = r, init = 0) {
         const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
         memset(row_of, init ? 0 : -1, (size_t)bn);
@@ -117,8 +118,8 @@ VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw,
 
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start. */
 VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
-                          int64_t f0, int last, int init, char *best, int64_t *idx, int op,
-                          int kind, int64_t inf, int sw)
+                          int64_t f0, int last, int init, char *best, int64_t *idx,
+                          int8_t *row_of, int op, int kind, int64_t inf, int sw)
 {
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     int64_t r = 0;
@@ -136,13 +137,16 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
 #if ISA_MASKED_STORE
     /* narrow blocks: the stores every row would chain pair to pair through
        best; the improve test skips them */
-    if (bn <= ROWBUF_COLS && bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
-        L(cols_chunks)(p, r, rows, rs, fw, bn, f0, init, best, idx, flip, last, op, kind, inf, sw);
+    if (bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
+        L(cols_chunks)(p, r, rows, rs, fw, bn, f0, init, best, idx, row_of, flip, last, op, kind,
+                       inf, sw);
         if (rows <= CHUNKED_ROWS)
             return;
         r = CHUNKED_ROWS;
         init = 0;
     }
+#else
+    (void)row_of;
 #endif
     if (init)
         for (int64_t j = 0; j < bn; j++)

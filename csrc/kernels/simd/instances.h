@@ -35,23 +35,24 @@
     }                                                                                              \
     static void KERNEL(OPNAME, cols, NAME)(const char *p, int64_t rows, int64_t rs, int64_t weight, \
                                            int64_t bn, int64_t cs, int64_t f0, int last, int init, \
-                                           void *best, int64_t *idx)                               \
+                                           void *best, int64_t *idx, int8_t *row_of)               \
     {                                                                                              \
         if (LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs))                              \
             LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
-                                   ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);                    \
+                                   row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);            \
         else                                                                                       \
-            BASELINE_OF(cols, OP, ENUM)(p, rows, rs, weight, bn, cs, f0, last, init, best, idx);   \
+            BASELINE_OF(cols, OP, ENUM)(p, rows, rs, weight, bn, cs, f0, last, init, best, idx,    \
+                                        row_of);                                                   \
     }                                                                                              \
     static int KERNEL(OPNAME, cols_swapped, NAME)(const char *p, int64_t rows, int64_t rs,         \
                                                   int64_t weight, int64_t bn, int64_t cs,          \
                                                   int64_t f0, int last, int init, void *best,      \
-                                                  int64_t *idx)                                    \
+                                                  int64_t *idx, int8_t *row_of)                    \
     {                                                                                              \
         int vectorised = LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs);                 \
         if (vectorised)                                                                            \
             LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
-                                   ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1);                    \
+                                   row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1);            \
         return vectorised;                                                                         \
     }                                                                                              \
     static void KERNEL(OPNAME, rows, NAME)(const char *p, int64_t count, int64_t ps, int64_t n,    \

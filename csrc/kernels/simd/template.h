@@ -48,9 +48,6 @@
    whose prefetches repeat per line (the better of each on Zen 5 in DRAM). */
 #define ROWS_AHEAD (V_BYTES >= 64 ? 2 : 1)
 
-/* Most columns whose dense-row numbers a column fold keeps in bytes. */
-#define ROWBUF_COLS 4096
-
 /* Most elements of a row the dense short-row kernel takes, and the vectors
    of such a row of the widest type. */
 #define DENSE_ROW_MAX 64
