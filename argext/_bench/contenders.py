@@ -53,8 +53,14 @@ def _flip_for_last(case, x, flips):
 def set_thread_environment(threads):
     """Thread counts the peers read from the environment when first imported:
     OpenMP (PyTorch, NumKong), Numba (numbagg) and XLA (JAX, which also needs
-    the affinity mask the bench sets to stay on its cores)."""
+    the affinity mask the bench sets to stay on its cores). OpenMP's idle
+    threads sleep (passive) instead of spinning: after a PyTorch run they spun
+    on the bench's CPUs and took them from the next contender, as ONNX
+    Runtime's do unless told not to (Zen 4, rows of 16 at 1 GiB, argext on
+    one thread with PyTorch imported: 54-56 ms spinning, 41-47 ms passive,
+    41-42 ms without PyTorch)."""
     os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     kept = [f for f in os.environ.get("XLA_FLAGS", "").split()
