@@ -16,7 +16,7 @@
 
 /* A column fold's blocks (run.c): at most ARGEXT_FOLD_COLS columns and
    ARGEXT_FOLD_ROW_BYTES of each row, whose keys, indices and row bytes the
-   scratch holds; many-rows kernel calls take ARGEXT_FOLD_COLS rows at most. */
+   scratch holds (its indices also take a batch of many-rows calls, fewer). */
 #define ARGEXT_FOLD_COLS 65536
 #define ARGEXT_FOLD_ROW_BYTES 262144
 

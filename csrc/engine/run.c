@@ -22,7 +22,8 @@
 #define COL_BLOCK_BYTES_FEW_ROWS ARGEXT_FOLD_ROW_BYTES
 #define COL_BLOCK_BYTES 16384
 #define FEW_ROWS 1024
-/* Rows per many-rows kernel call: their indices stay in L1. */
+/* Rows per many-rows kernel call (at most ARGEXT_FOLD_COLS, the scratch's
+   indices): their indices stay in L1. */
 #define ROWS_BATCH 4096
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
