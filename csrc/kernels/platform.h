@@ -11,8 +11,11 @@
 /* The target, not the host: these follow the compiler's own target macros,
    so cross compiles and one-pass multi-architecture compiles (macOS
    universal2) pick the right files. MSVC's ARM64EC also defines _M_X64 but
-   runs ARM code: it gets the baseline only. */
-#if (defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)) && !defined(_M_ARM64EC)
+   runs ARM code: it gets the baseline only. ARGEXT_BASELINE_ONLY (CMake's
+   ARGEXT_SIMD=OFF) builds the portable kernels alone, as for an architecture
+   without SIMD files: a quicker build of slower kernels. */
+#if defined(ARGEXT_BASELINE_ONLY)
+#elif (defined(__x86_64__) || defined(_M_X64) || defined(__amd64__)) && !defined(_M_ARM64EC)
 #define ARGEXT_X86_64 1
 #elif defined(__aarch64__) || defined(_M_ARM64)
 #define ARGEXT_AARCH64 1

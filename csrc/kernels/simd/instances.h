@@ -78,15 +78,16 @@ ARGEXT_DTYPES(SIMD_DTYPE)
 
 /* TopK's scans: the threshold scan where it applies, else the baseline;
    the gather of a primed row (topk_gather_scan) a function of its own,
-   out of the scan's loops (inlined there, it slowed k = 5 by 5%), for
-   native byte order only (swapped rows are offered: a second instance
-   made each ISA file a tenth larger and slower to build). */
+   out of the scan's loops (inlined there, it slowed k = 5 by 5%).
+   Byte-swapped rows are swapped 2 KiB at a time into native order for
+   the native scan (byteswap.h): an instance of their own made each ISA
+   file a tenth larger and slower to build, for a rare layout. */
 #define SIMD_TOPK(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                \
     NOINLINE void KERNEL(OPNAME, topk_gather, NAME)(const char *p, int64_t n, int64_t s,          \
                                                     int64_t i0, argext_topk_set *set)             \
     {                                                                                             \
         (void)s; /* == ITEMSIZE */                                                                \
-        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0); \
+        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF);    \
     }                                                                                             \
     static void KERNEL(OPNAME, topk, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,       \
                                            argext_topk_set *set)                                  \
@@ -94,18 +95,14 @@ ARGEXT_DTYPES(SIMD_DTYPE)
         if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                              \
             BASELINE_OF(topk, OP, ENUM)(p, n, s, i0, set);                                        \
         else                                                                                      \
-            LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0,     \
+            LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF,        \
                                    BASELINE_OF(topk, OP, ENUM),                                   \
                                    KERNEL(OPNAME, topk_gather, NAME));                            \
     }                                                                                             \
     static void KERNEL(OPNAME, topk_swapped, NAME)(const char *p, int64_t n, int64_t s,           \
                                                    int64_t i0, argext_topk_set *set)              \
     {                                                                                             \
-        if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                              \
-            topk_swapped_blocks(KERNEL(OPNAME, topk, NAME), p, n, s, ITEMSIZE, i0, set);          \
-        else                                                                                      \
-            LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1,     \
-                                   BASELINE_OF(topk_swapped, OP, ENUM), NULL);                    \
+        topk_swapped_blocks(KERNEL(OPNAME, topk, NAME), p, n, s, ITEMSIZE, i0, set);              \
     }                                                                                             \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)                   \
