@@ -85,12 +85,33 @@ int argext_cpu_has(argext_isa isa)
     return 0;
 }
 
+/* AMD family 19h (Zen 3, Zen 4) streams rows faster on its hardware
+   prefetchers alone: on Zen 4 from DRAM, one thread, float32 rows of 1000
+   to 4096 and 1-D at every level 1.03-1.35x without the row scans' own
+   requests, in L2 1.04-1.14x. Elsewhere they measured faster (Intel Xeon
+   at the SSE levels; Zen 5 at 8 KiB ahead against 2 KiB). */
+int argext_cpu_row_prefetch(void)
+{
+    unsigned r[4];
+    cpuid(0, 0, r);
+    const int amd = r[1] == 0x68747541u && r[3] == 0x69746e65u && r[2] == 0x444d4163u; /* AuthenticAMD */
+    if (!amd || r[0] < 1)
+        return 1;
+    cpuid(1, 0, r);
+    unsigned family = (r[0] >> 8) & 0xf;
+    if (family == 0xf)
+        family += (r[0] >> 20) & 0xff;
+    return family != 0x19;
+}
+
 #elif defined(ARGEXT_AARCH64)
 
 int argext_cpu_has(argext_isa isa) { return isa == ARGEXT_ISA_BASELINE || isa == ARGEXT_ISA_NEON; }
+int argext_cpu_row_prefetch(void) { return 1; }
 
 #else
 
 int argext_cpu_has(argext_isa isa) { return isa == ARGEXT_ISA_BASELINE; }
+int argext_cpu_row_prefetch(void) { return 1; }
 
 #endif

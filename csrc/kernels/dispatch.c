@@ -38,11 +38,13 @@ static const struct {
 static int active = -1;
 static int load_active(void) { return __atomic_load_n(&active, __ATOMIC_RELAXED); }
 static void store_active(int v) { __atomic_store_n(&active, v, __ATOMIC_RELAXED); }
+static void store_row_prefetch(int v) { __atomic_store_n(&argext_row_prefetch, v, __ATOMIC_RELAXED); }
 #else /* MSVC: aligned long reads are atomic; volatile keeps each one a single access */
 #include <intrin.h>
 static volatile long active = -1;
 static int load_active(void) { return (int)active; }
 static void store_active(int v) { (void)_InterlockedExchange(&active, (long)v); }
+static void store_row_prefetch(int v) { (void)_InterlockedExchange((volatile long *)&argext_row_prefetch, (long)v); }
 #endif
 
 int argext_isa_supported(argext_isa isa)
@@ -59,11 +61,14 @@ argext_isa argext_isa_best(void)
     return (argext_isa)best;
 }
 
+int argext_row_prefetch = 1;
+
 static argext_isa chosen(void)
 {
     int isa = load_active();
     if (isa >= 0)
         return (argext_isa)isa;
+    store_row_prefetch(argext_cpu_row_prefetch());
     isa = argext_isa_best();
     const char *env = getenv("ARGEXT_ISA");
     for (int i = 0; env && i < ARGEXT_ISA_COUNT; i++)
@@ -79,6 +84,7 @@ argext_status argext_set_isa(argext_isa isa)
 {
     if (!argext_isa_supported(isa))
         return ARGEXT_ERR_ISA;
+    store_row_prefetch(argext_cpu_row_prefetch());
     store_active(isa);
     return ARGEXT_OK;
 }

@@ -93,11 +93,15 @@ VINLINE int L(row_head)(row_state *st, const char *p, int64_t n, int64_t *i, int
 }
 
 /* The whole vectors left from i, then one last vector that may overlap
-   them. */
+   them. Their bytes are asked for ahead as the blocks' are: rows in DRAM
+   otherwise leave a hole in the prefetch stream at each row's end (rows
+   not on a vector boundary, as NumPy's large arrays start 16 bytes past
+   a line: Zen 4, avx512, float32 rows of 1000-4096 from DRAM, 1.13-1.20x). */
 VINLINE void L(row_tail)(row_state *st, const char *p, int64_t n, int64_t i, int last, int op,
                          int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W;
+    prefetch_ahead(p + i * W, (n - i) * W);
     if (i + lanes <= n) {
         const char *q = p + i * W;
         int64_t nv = (n - i) / lanes;
