@@ -1,6 +1,7 @@
 """Timing: the contenders of a case alternately, one run each per round, and
 each one's median over the rounds, so that drifting load hits all alike."""
 
+import random
 import statistics
 import time
 
@@ -24,11 +25,15 @@ def _time(fn, calls):
 
 def alternate(calls, repeats, progress, calls_per_run_):
     """{name: median seconds per call}: the calls in turn, one run each per
-    round, the order rotated each round (none always runs after the same one)."""
+    round, in a new order each round drawn from a fixed seed. Not a rotation:
+    that keeps each one after the same one every round, and a contender that
+    leaves the machine slower (JAX, on Zen 4: the next 1 GiB scan 1.2-1.4x
+    slower) then slows the same victim in every round."""
     names = list(calls)
     times = {k: [] for k in names}
+    order = random.Random(0)
     for r in range(repeats):
-        for k in names[r % len(names):] + names[:r % len(names)]:
+        for k in order.sample(names, len(names)):
             times[k].append(_time(calls[k], calls_per_run_))
         progress.step(f"round {r + 1}/{repeats}")
     return {k: statistics.median(t) for k, t in times.items()}
