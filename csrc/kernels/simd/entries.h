@@ -46,18 +46,21 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
-/* Whether rows_mid takes contiguous rows of n elements: where it measured
-   faster than the row scan on Zen 5 (BENCHMARKS.md, 4 MiB in cache), up
-   to about 512 bytes of keys, more for float32/float64 by float compares;
-   but not, for 32- and 64-bit lanes at 16- and 64-byte vectors, rows of two
-   whole blocks or more, which the row scan takes without a tail, faster. */
-VINLINE int L(mid_rows)(int kind, int floats, int64_t n)
+/* Whether rows_mid takes contiguous rows of n elements, each starting
+   `aligned` on a vector: where it measured faster than the row scan on Zen 5
+   (BENCHMARKS.md, 4 MiB in cache), up to about 512 bytes of keys, more for
+   float32/float64 by float compares; but not, for 32- and 64-bit lanes at
+   16- and 64-byte vectors, aligned rows of two whole blocks or more, which
+   the row scan takes without a head or a tail, faster. Rows off a vector
+   boundary (NumPy's large arrays start 16 bytes past a line) stay here:
+   Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. */
+VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     const int64_t vecs = V_BYTES >= 64 ? (W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16)
                          : V_BYTES >= 32 ? (floats ? 24 : 16)
                                          : (floats ? 32 : 24);
-    if (V_BYTES != 32 && W >= 4 && n % block == 0 && n >= 2 * block)
+    if (V_BYTES != 32 && W >= 4 && aligned && n % block == 0 && n >= 2 * block)
         return 0;
     return n >= lanes && n <= vecs * lanes && !L(scalar)(kind);
 }
@@ -94,7 +97,7 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     }
 #endif
     const int floats = L(float_compares)(kind);
-    if (s == W && L(mid_rows)(kind, floats, n)) {
+    if (s == W && L(mid_rows)(kind, floats, n, ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0)) {
         L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
         return;
     }
