@@ -148,7 +148,7 @@
 /* The smallest lane value of KT's width. */
 #define LANE_KEY_FLOOR(KT) (-(int64_t)((UINT64_C(1) << (8 * sizeof(KT) - 1)) - 1) - 1)
 
-#define DEFINE_TOPK(FN, FN_SWAPPED, ET, KT, KEY, KIND)                                     \
+#define DEFINE_TOPK(FN, ET, KT, KEY, KIND)                                                 \
     static void FN(const char *p, int64_t n, int64_t s, int64_t i0, argext_topk_set *set)  \
     {                                                                                      \
         if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap) {      \
@@ -158,11 +158,6 @@
         }                                                                                  \
         for (int64_t j = 0; j < n; j++)                                                    \
             argext_topk_offer(set, LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + j * s))), i0 + j); \
-    }                                                                                      \
-    static void FN_SWAPPED(const char *p, int64_t n, int64_t s, int64_t i0,                \
-                           argext_topk_set *set)                                           \
-    {                                                                                      \
-        topk_swapped_blocks(FN, p, n, s, (int)sizeof(ET), i0, set);                        \
     }
 
 /* An element of the opposite byte order, read swapped. */
@@ -207,10 +202,8 @@ static void *load_swapped(void *dst, const char *src, size_t w)
     DEFINE_OP(NAME, ET, KT, KMAX, argmax, argext_keymax_##NAME)                \
     DEFINE_OP(NAME, ET, KT, KMAX, argmin, argext_keymin_##NAME)                \
     DEFINE_NAN_OPS_##KIND(NAME, ET, KT, KMAX)                                  \
-    DEFINE_TOPK(KERNEL(argmax, topk, NAME), KERNEL(argmax, topk_swapped, NAME), ET, KT, \
-                argext_keymax_##NAME, KIND)                                             \
-    DEFINE_TOPK(KERNEL(argmin, topk, NAME), KERNEL(argmin, topk_swapped, NAME), ET, KT, \
-                argext_keymin_##NAME, KIND)                                             \
+    DEFINE_TOPK(KERNEL(argmax, topk, NAME), ET, KT, argext_keymax_##NAME, KIND)         \
+    DEFINE_TOPK(KERNEL(argmin, topk, NAME), ET, KT, argext_keymin_##NAME, KIND)         \
     DEFINE_TOPK_COLS_OP(argmax, NAME, ET, KT, argext_keymax_##NAME, KIND)                \
     DEFINE_TOPK_COLS_OP(argmin, NAME, ET, KT, argext_keymin_##NAME, KIND)
 ARGEXT_DTYPES(DEFINE_DTYPE)

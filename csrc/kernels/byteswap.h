@@ -90,21 +90,4 @@ static int64_t row_swapped_blocks(argext_row_kernel row, const char *p, int64_t 
     return best;
 }
 
-/* The same for a TopK scan: each block offered with its indices. */
-static void topk_swapped_blocks(argext_topk_kernel scan, const char *p, int64_t n, int64_t s,
-                                int itemsize, int64_t i0, argext_topk_set *set)
-{
-    if (itemsize == 1) {
-        scan(p, n, s, i0, set);
-        return;
-    }
-    unsigned char buf[SWAP_ROW_BLOCK];
-    int64_t chunk = SWAP_ROW_BLOCK / itemsize;
-    for (int64_t j0 = 0; j0 < n; j0 += chunk) {
-        int64_t m = n - j0 < chunk ? n - j0 : chunk;
-        swap_block(buf, p + j0 * s, 1, 0, m, s, itemsize, m * s);
-        scan((const char *)buf, m, itemsize, i0 + j0, set);
-    }
-}
-
 #endif /* ARGEXT_BYTESWAP_H */

@@ -99,11 +99,6 @@ ARGEXT_DTYPES(SIMD_DTYPE)
                                    BASELINE_OF(topk, OP, ENUM),                                   \
                                    KERNEL(OPNAME, topk_gather, NAME));                            \
     }                                                                                             \
-    static void KERNEL(OPNAME, topk_swapped, NAME)(const char *p, int64_t n, int64_t s,           \
-                                                   int64_t i0, argext_topk_set *set)              \
-    {                                                                                             \
-        topk_swapped_blocks(KERNEL(OPNAME, topk, NAME), p, n, s, ITEMSIZE, i0, set);              \
-    }                                                                                             \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)                   \
     SIMD_TOPK_REGS(NAME, LN, KIND, INF, OP, OPNAME, topk_regs)
