@@ -384,3 +384,34 @@ def test_main_reports_level():
     name = argext.supported_isas()[0]
     out = _run("import sys, argext.__main__ as m; sys.exit(m.main([]))", name)
     assert f"kernel ISA in use: {name}" in out
+
+
+@pytest.mark.parametrize("prefetch", ["0", "1"])
+def test_row_prefetch_override(prefetch):
+    """ARGEXT_ROW_PREFETCH forces the row scans' software prefetch off or on
+    (the CPU picks one; the tests would otherwise run only that one): the
+    scans that prefetch, at every level, against NumPy."""
+    code = """
+import numpy as np, argext
+rng = np.random.default_rng(7)
+bad = []
+for isa in argext.supported_isas():
+    argext.set_isa(isa)
+    for dtype in (np.float32, np.float64, np.int8, np.uint16):
+        for shape in ((64, 1000), (256, 256), (300, 100), (4096, 16), (200001,)):
+            x = rng.integers(-60, 60, size=(shape[0] * (shape[1] if len(shape) > 1 else 1) + 3,))
+            x = x.astype(dtype)[3:].reshape(shape)  # off a vector boundary, as NumPy's large arrays
+            for fn, ref in ((argext.argmax, np.argmax), (argext.argmin, np.argmin)):
+                first = ref(x, axis=-1)
+                last = x.shape[-1] - 1 - ref(x[..., ::-1], axis=-1)
+                if not (np.array_equal(fn(x, axis=-1, keepdims=0), first)
+                        and np.array_equal(fn(x, axis=-1, keepdims=0, select_last_index=1), last)):
+                    bad.append((isa, np.dtype(dtype).name, shape, fn.__name__))
+print(bad)
+"""
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
+    env = {k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}
+    env["ARGEXT_ROW_PREFETCH"] = prefetch
+    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {parent!r})\n" + code],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

@@ -78,8 +78,8 @@ static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int6
 
 /* n elements of a row at `row` offered to the set from index i0: in place,
    or byte-swapped a block at a time into task's buffer. */
-static void scan(const topk_plan *t, const char *row, int64_t n, int64_t i0, int64_t task,
-                 argext_topk_set *set)
+static void offer_row(const topk_plan *t, const char *row, int64_t n, int64_t i0, int64_t task,
+                      argext_topk_set *set)
 {
     if (!t->swapped) {
         t->scan(row, n, t->stride, i0, set);
@@ -103,7 +103,7 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
         argext_topk_set set = new_set(t, task * t->cap, t->cap, task, !t->sorted);
         const char *row = t->in + at.in;
         if (t->stride != 0) {
-            scan(t, row, t->n, 0, task, &set);
+            offer_row(t, row, t->n, 0, task, &set);
             argext_topk_finish(&set, t->sorted);
         } else { /* one element n times: the first k, in both orders */
             for (int64_t j = 0; j < t->k; j++)
@@ -122,7 +122,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     seek(t, pos, &at, &at_i);
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
     argext_topk_set set = new_set(t, task * t->cap, t->cap, task, 1);
-    scan(t, t->in + at.in + e0 * t->stride, e1 - e0, e0, task, &set);
+    offer_row(t, t->in + at.in + e0 * t->stride, e1 - e0, e0, task, &set);
     argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
 

@@ -5,6 +5,8 @@
  * run (the highest rank of isa_list.h), or the one named by the environment
  * variable ARGEXT_ISA (a name of isa_list.h) when it is supported here; an
  * unknown or unsupported value is ignored. argext_set_isa changes it later.
+ * With the level, whether the row scans prefetch (ARGEXT_ROW_PREFETCH, else
+ * the CPU's choice).
  * The choice is a single int read and written atomically (relaxed: it
  * guards no other data); every racing first use computes it identically,
  * and a program that calls argext_set_isa while other threads run kernels
@@ -63,12 +65,22 @@ argext_isa argext_isa_best(void)
 
 int argext_row_prefetch = 1;
 
+/* The row scans' software prefetch: ARGEXT_ROW_PREFETCH=0 or 1 when set (to
+   measure both on a CPU), else the CPU's choice (cpu_features.c). */
+static int row_prefetch_choice(void)
+{
+    const char *env = getenv("ARGEXT_ROW_PREFETCH");
+    if (env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0))
+        return env[0] == '1';
+    return argext_cpu_row_prefetch();
+}
+
 static argext_isa chosen(void)
 {
     int isa = load_active();
     if (isa >= 0)
         return (argext_isa)isa;
-    store_row_prefetch(argext_cpu_row_prefetch());
+    store_row_prefetch(row_prefetch_choice());
     isa = argext_isa_best();
     const char *env = getenv("ARGEXT_ISA");
     for (int i = 0; env && i < ARGEXT_ISA_COUNT; i++)
@@ -84,7 +96,7 @@ argext_status argext_set_isa(argext_isa isa)
 {
     if (!argext_isa_supported(isa))
         return ARGEXT_ERR_ISA;
-    store_row_prefetch(argext_cpu_row_prefetch());
+    store_row_prefetch(row_prefetch_choice());
     store_active(isa);
     return ARGEXT_OK;
 }

@@ -211,7 +211,9 @@ VINLINE int64_t L(rows_dense)(const char *p, int64_t count, int64_t n, int last,
     case 2: L(rows_dense_wide)(p, count, 2, last, idx, op, kind, inf, floats, stream); break;
     case 4: L(rows_dense_wide)(p, count, 4, last, idx, op, kind, inf, floats, stream); break;
     case 8: L(rows_dense_wide)(p, count, 8, last, idx, op, kind, inf, floats, stream); break;
+#if DENSE_ROW_VECS >= 16 /* 512-bit vectors: rows end at 8 (gcc -O1 warned of a 16th) */
     case 16: L(rows_dense_wide)(p, count, 16, last, idx, op, kind, inf, floats, stream); break;
+#endif
     default:
         L(rows_dense_wide)(p, count, row_bytes / V_BYTES, last, idx, op, kind, inf, floats, stream);
         break;
