@@ -247,6 +247,36 @@ def test_short_rows_primed_from_two_per_lane(dtype):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_gathered_by_line(dtype):
+    """Rows in L1 whose gather tests a 64-byte line at a time, 64 lines to
+    a word (4 KiB), then gathers the lines with a candidate: distinct random
+    values with their k best (or a NaN) planted at the first and last
+    element of lines and of words, rows of one to four words and a partial
+    line, k from 3 (the gather's least) to 64."""
+    rng = np.random.default_rng(26)
+    per_line = 64 // dtype.itemsize
+    per_word = 64 * per_line
+    limit = 16384 // dtype.itemsize
+    for n in sorted({per_word - 1, per_word, per_word + 1, 2 * per_word + 3, limit}):
+        if n > limit:
+            continue
+        edges = np.array(sorted({0, per_line - 1, per_line, per_word - 1, per_word, n - 1}))
+        edges = edges[edges < n]
+        for k in (3, 5, 8, 16, 64):
+            x = sample(rng, (n,), dtype, ties=False, nan=False)
+            hi = np.max(x) if is_float(dtype) else np.iinfo(dtype).max
+            x[edges[:k]] = hi
+            check(x, k)
+            check(x, k, largest=0, sorted=0)
+            if is_float(dtype):
+                for at in edges:
+                    y = sample(rng, (n,), dtype, ties=False, nan=False)
+                    y[at] = np.nan
+                    check(y, k)
+                    check(y, k, largest=0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_gathered_past_their_room(dtype):
     """Rows in L1 whose candidates above the prime's threshold are gathered
     (k up to 128) and overflow the 512 places of the gather, which then
