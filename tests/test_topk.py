@@ -247,6 +247,33 @@ def test_short_rows_primed_from_two_per_lane(dtype):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_rows_starting_anywhere_in_a_vector(dtype):
+    """Rows whose first element lies at every element offset of a 64-byte
+    line (the scans take the elements before the first vector boundary
+    apart, then read whole vectors from it): rows in L1 and long rows, the
+    k best or a NaN placed among those first elements, at the boundary and
+    at the end, k through the offered, gathered and long-gathered paths."""
+    rng = np.random.default_rng(27)
+    per_line = 64 // dtype.itemsize
+    for n in (1000, 40000 // dtype.itemsize):
+        buf = sample(rng, (n + per_line,), dtype, ties=False, nan=False)
+        for off in range(per_line):
+            x = buf[off:off + n]
+            top = np.array(sorted({0, 1, per_line - off - 1, per_line - off, n - 1}))
+            top = top[(top >= 0) & (top < n)]
+            saved = x[top].copy()
+            x[top] = np.max(x) if is_float(dtype) else np.iinfo(dtype).max
+            for k in (2, 5, 50):
+                check(x, k)
+                check(x, k, largest=0, sorted=0)
+            if is_float(dtype):
+                x[top[1]] = np.nan
+                check(x, 5)
+                check(x, 50, largest=0)
+            x[top] = saved
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_gathered_by_line(dtype):
     """Rows in L1 whose gather tests a 64-byte line at a time, 64 lines to
     a word (4 KiB), then gathers the lines with a candidate: distinct random
