@@ -390,6 +390,46 @@ def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):
                     check(row.astype(row.dtype.newbyteorder()), k, largest=largest, sorted=0)
 
 
+SIXTEEN_BIT_FLOATS = [d for d in FLOATS if d.itemsize == 2]
+
+
+def bit_pattern(bits, dtype):
+    """The 16-bit float of these bits."""
+    return np.array([bits], np.uint16).view(dtype)[0]
+
+
+@pytest.mark.parametrize("dtype", SIXTEEN_BIT_FLOATS, ids=ids(SIXTEEN_BIT_FLOATS))
+def test_16_bit_floats_tested_by_their_bits(isa, dtype):
+    """At every level: float16 and bfloat16 rows, whose blocks and lines the
+    scans test against a threshold on the elements' bits, hold NaN of either
+    sign, -0.0 and +0.0, infinities, the largest finite values and the least
+    denormal at random places and at vector and block edges; rows in L1 (the
+    gather by line), long rows (primed, then offered or gathered), k around
+    where the gather starts, both largest; thresholds of either sign (each
+    of topk_bits's forms), at zero and next to it (rows of the four least
+    denormals and zeros of either sign)."""
+    rng = np.random.default_rng(38)
+    inf_bits = 0x7C00 if dtype == np.float16 else 0x7F80
+    specials = [bit_pattern(b, dtype) for b in (inf_bits + 1, 0xFFFF, inf_bits | 0x8000 | 1, 0x7FFF,
+                                                 0x8000, 0, 1, 0x8001, inf_bits, inf_bits | 0x8000,
+                                                 inf_bits - 1, (inf_bits - 1) | 0x8000)]
+    for n in (1000, 8191, 40000):
+        edges = [e for e in (0, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, n - 1) if e < n]
+        normal = rng.standard_normal(n).astype(np.float32)
+        tiny = (rng.integers(0, 4, n) | rng.integers(0, 2, n) << 15).astype(np.uint16).view(dtype)
+        rows = [normal, np.abs(normal) + 0.5, -np.abs(normal) - 0.5, np.where(normal > 1.5, normal, -0.0),
+                tiny]
+        for base in rows:
+            for planted in range(0, len(specials) + 1, 3):
+                x = base.astype(dtype)
+                for j, value in enumerate(specials[planted:planted + 3]):
+                    x[rng.choice(n, 2)] = value
+                    x[edges[(planted + j) % len(edges)]] = value
+                for k in (1, 2, 3, 5, 16, 32, 50):
+                    for largest in (0, 1):
+                        check(x, k, largest=largest, sorted=largest)
+
+
 @pytest.mark.parametrize("dtype", INTEGERS, ids=ids(INTEGERS))
 def test_integer_extremes_compare_exactly(dtype):
     info = np.iinfo(dtype)
