@@ -719,18 +719,6 @@ VINLINE int64_t L(topk_gather_l1)(L(topk_gather) *g, const char *p, int64_t n, i
     return i;
 }
 
-/* Elements of a row at p before its first vector boundary (0 where it
-   starts on one, or off its element size): the scans take them first, so
-   that their loads do not cross cache lines. NumPy's large arrays start 16
-   bytes past a line, where every load of a block crossed two (logits
-   (32, 128256) float32 k = 5 from L3, Zen 4: argmax's time over TopK's
-   0.61-0.63 there, 0.73-0.91 on a line). */
-VINLINE int64_t L(topk_head)(const char *p)
-{
-    const int64_t off = (int64_t)((uintptr_t)p % V_BYTES);
-    return off % W != 0 ? 0 : ((V_BYTES - off) % V_BYTES) / W;
-}
-
 /* Whether a set with a threshold takes its row of n elements by a gather
    (topk_gather_scan): k from TOPK_GATHER_K up to a quarter of the gather's
    places, the set's work to gather in, and int32 indices. */
@@ -764,7 +752,7 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
     g.limit = room_k * g.k > 4 * lanes ? room_k * g.k : 4 * lanes;
     g.limit = g.limit < ARGEXT_TOPK_GATHER ? g.limit : ARGEXT_TOPK_GATHER;
     L(topk_gather_thr)(&g, set->thr, op, kind, inf);
-    int64_t i = L(topk_head)(p);
+    int64_t i = L(row_head_elements)(p);
     if (i > 0) { /* the first vector's lanes before the boundary */
         const vec x = L(keys_at)(p, op, kind, inf, 0);
         const uint64_t head = (UINT64_C(1) << (i * MASK_BITS(W))) - 1;
@@ -872,7 +860,7 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
         scalar(p, i, W, i0, set);
     }
     if (i + block <= n) { /* the blocks from a vector boundary on */
-        const int64_t head = L(topk_head)(p + i * W);
+        const int64_t head = L(row_head_elements)(p + i * W);
         if (head > 0)
             scalar(p + i * W, head, W, i0 + i, set);
         i += head;
