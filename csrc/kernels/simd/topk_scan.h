@@ -543,6 +543,8 @@ typedef struct {
 VINLINE int L(topk_bits_thr)(int64_t thr, int op, int kind, int64_t inf, L(topk_bits) *b)
 {
     const int is_min = ARGEXT_OP_IS_MIN(op);
+    b->ra = b->rb = b->f = b->d = L(v_set1)(0); /* set either way: no use of an unset one */
+    b->two = 0;
     if (W != 2 || kind != ARGEXT_KIND_FLOAT || thr > inf || (is_min && thr == inf) ||
         thr < -inf - is_min || (is_min && thr == -1))
         return 0;
