@@ -45,6 +45,36 @@ def check(x, axis, keepdims, last, op, **kwargs):
                                   f"last={last} dtype={x.dtype} shape={x.shape} strides={x.strides}")
 
 
+
+SIXTEEN_BIT_FLOATS = [d for d in FLOATS if d.itemsize == 2]
+
+
+@pytest.mark.parametrize("dtype", SIXTEEN_BIT_FLOATS, ids=ids(SIXTEEN_BIT_FLOATS))
+def test_16_bit_float_rows_tested_by_their_bits(isa, dtype):
+    """At every level: float16 and bfloat16 rows, whose blocks the row scan
+    tests against the best on their bits, hold NaN of either sign, -0.0 and
+    +0.0, infinities, the largest finite values and the least denormal at
+    random places and at vector and block edges; bests of either sign, at
+    zero and next to it; first and last occurrence, argmax and argmin."""
+    rng = np.random.default_rng(39)
+    inf_bits = 0x7C00 if dtype == np.float16 else 0x7F80
+    specials = np.array([inf_bits + 1, 0xFFFF, inf_bits | 0x8001, 0x7FFF, 0x8000, 0, 1, 0x8001, inf_bits,
+                         inf_bits | 0x8000, inf_bits - 1, (inf_bits - 1) | 0x8000], np.uint16).view(dtype)
+    for n in (5000, 40000):
+        edges = [e for e in (0, 255, 256, 511, 512, 4095, 4096, n - 1) if e < n]
+        normal = rng.standard_normal((2, n)).astype(np.float32)
+        tiny = (rng.integers(0, 4, (2, n)) | rng.integers(0, 2, (2, n)) << 15).astype(np.uint16).view(dtype)
+        for base in (normal, np.abs(normal) + 0.5, -np.abs(normal) - 0.5, np.where(normal > 2, normal, -0.0),
+                     tiny):
+            for planted in range(0, len(specials) + 1, 3):
+                x = base.astype(dtype)
+                for j, value in enumerate(specials[planted:planted + 3]):
+                    x[rng.integers(0, 2), rng.choice(n, 2)] = value
+                    x[1, edges[(planted + j) % len(edges)]] = value
+                for op in ("max", "min"):
+                    for last in (0, 1):
+                        check(x, 1, 0, last, op)
+
 RANK_AXES = [(r, a) for r in range(1, 5) for a in list(range(r)) + list(range(-r, 0))]
 
 

@@ -57,6 +57,77 @@ VINLINE vec L(block_max)(const char *q, int op, int kind, int64_t inf, int sw)
     return L(v_max)(L(v_max)(a[0], a[1]), L(v_max)(a[2], a[3]));
 }
 
+/* A threshold's bit form (bits_thr): 16-bit float lanes (float16,
+   bfloat16: no float compares at any level) tested against a key on
+   their bits, where keys take seven instructions a vector (TopK's
+   threshold, the row scan's best; NaN ranked first, as argmax and TopK
+   rank it). A lane is above the threshold
+   exactly where its bits x as int16 are above ra or, with the sign
+   flipped, above rb (`two`: the lanes at or below it are two ranges of
+   x as uint16), else where (x ^ f) - d is above ra (one range). */
+typedef struct {
+    vec ra, rb, f, d;
+    int two;
+} L(bits_form);
+
+/* The bit form of the threshold key thr (MIN: a key is ~ the value;
+   -0.0 is +0.0) into *b; 0 for none (thresholds beyond infinity, and MIN's
+   -1):
+   - MAX, 0 <= thr <= inf: positive numbers above thr and NaN of either sign
+     (x above inf with the sign flipped);
+   - MIN, 0 <= thr < inf (a negative threshold): negative numbers of
+     magnitude above thr + 1 (x with the sign flipped above thr + 1), NaN;
+   - MAX, -inf <= thr < 0: every x outside [SMIN - thr, SMIN | inf] as
+     uint16: inf - x = ~x - (-inf - 1) as int16 above thr + inf + SMIN;
+   - MIN, thr <= -2 (a positive threshold P = ~thr, 1 <= P <= inf): every x
+     outside [P, inf]: x - P + 0x8000 as int16 above inf - P + SMIN. */
+VINLINE int L(bits_thr)(int64_t thr, int op, int kind, int64_t inf, L(bits_form) *b)
+{
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    b->ra = b->rb = b->f = b->d = L(v_set1)(0); /* set either way: no use of an unset one */
+    b->two = 0;
+    if (W != 2 || kind != ARGEXT_KIND_FLOAT || ARGEXT_OP_SKIPS_NAN(op) || thr > inf || (is_min && thr == inf) ||
+        thr < -inf - is_min || (is_min && thr == -1))
+        return 0;
+    b->two = thr >= 0;
+    b->ra = L(v_set1)(thr >= 0 ? (is_min ? inf : thr)
+                               : is_min ? inf + thr + 1 + SMIN(W) : thr + inf + SMIN(W));
+    b->rb = L(v_set1)(is_min ? thr + 1 : inf);
+    b->f = L(v_set1)(is_min ? 0 : -1);
+    b->d = L(v_set1)(is_min ? -thr - 1 + SMIN(W) : -inf - 1);
+    return 1;
+}
+
+/* Whether the block at q holds a lane above the threshold of bit form b:
+   by the maxima of its bits as topk_bits tests them. */
+VINLINE int L(bits_block)(const char *q, const L(bits_form) *b)
+{
+    const vec flip = L(v_set1)(SMIN(W));
+    prefetch_block(q);
+    if (b->two) {
+        vec hi = v_load(q), hi_flipped = v_xor(hi, flip);
+        for (int v = 1; v < BLOCK_VECS; v++) {
+            const vec x = v_load(q + v * V_BYTES);
+            hi = L(v_max)(hi, x);
+            hi_flipped = L(v_max)(hi_flipped, v_xor(x, flip));
+        }
+        return (L(v_gt)(hi, b->ra) | L(v_gt)(hi_flipped, b->rb)) != 0;
+    }
+    vec hi = L(v_sub)(v_xor(v_load(q), b->f), b->d);
+    for (int v = 1; v < BLOCK_VECS; v++)
+        hi = L(v_max)(hi, L(v_sub)(v_xor(v_load(q + v * V_BYTES), b->f), b->d));
+    return L(v_gt)(hi, b->ra) != 0;
+}
+
+/* The bits of the lanes of the vector of raw bits x above the threshold
+   of bit form b. */
+VINLINE uint64_t L(bits_above)(const L(bits_form) *b, vec x)
+{
+    if (b->two)
+        return L(v_gt)(x, b->ra) | L(v_gt)(v_xor(x, L(v_set1)(SMIN(W))), b->rb);
+    return L(v_gt)(L(v_sub)(v_xor(x, b->f), b->d), b->ra);
+}
+
 #ifdef FLANE
 /* Float lanes at q as the float scans compare them: the NaN-skipping
    operators read a NaN as the infinity that never wins (-inf for

@@ -518,85 +518,16 @@ VINLINE void L(topk_rank)(LANE_INT *keys, const int32_t *idx, int64_t c, int64_t
         argext_topk_ranked(set);
 }
 
-/* A threshold's bit form (topk_bits_thr): 16-bit float lanes (float16,
-   bfloat16: no float compares at any level) tested on their bits, where
-   keys take seven instructions a vector. A lane is above the threshold
-   exactly where its bits x as int16 are above ra or, with the sign
-   flipped, above rb (`two`: the lanes at or below it are two ranges of
-   x as uint16), else where (x ^ f) - d is above ra (one range). */
-typedef struct {
-    vec ra, rb, f, d;
-    int two;
-} L(topk_bits);
-
-/* The bit form of the threshold key thr (MIN: a key is ~ the value;
-   -0.0 is +0.0) into *b; 0 for none (thresholds beyond infinity, and MIN's
-   -1):
-   - MAX, 0 <= thr <= inf: positive numbers above thr and NaN of either sign
-     (x above inf with the sign flipped);
-   - MIN, 0 <= thr < inf (a negative threshold): negative numbers of
-     magnitude above thr + 1 (x with the sign flipped above thr + 1), NaN;
-   - MAX, -inf <= thr < 0: every x outside [SMIN - thr, SMIN | inf] as
-     uint16: inf - x = ~x - (-inf - 1) as int16 above thr + inf + SMIN;
-   - MIN, thr <= -2 (a positive threshold P = ~thr, 1 <= P <= inf): every x
-     outside [P, inf]: x - P + 0x8000 as int16 above inf - P + SMIN. */
-VINLINE int L(topk_bits_thr)(int64_t thr, int op, int kind, int64_t inf, L(topk_bits) *b)
-{
-    const int is_min = ARGEXT_OP_IS_MIN(op);
-    b->ra = b->rb = b->f = b->d = L(v_set1)(0); /* set either way: no use of an unset one */
-    b->two = 0;
-    if (W != 2 || kind != ARGEXT_KIND_FLOAT || thr > inf || (is_min && thr == inf) ||
-        thr < -inf - is_min || (is_min && thr == -1))
-        return 0;
-    b->two = thr >= 0;
-    b->ra = L(v_set1)(thr >= 0 ? (is_min ? inf : thr)
-                               : is_min ? inf + thr + 1 + SMIN(W) : thr + inf + SMIN(W));
-    b->rb = L(v_set1)(is_min ? thr + 1 : inf);
-    b->f = L(v_set1)(is_min ? 0 : -1);
-    b->d = L(v_set1)(is_min ? -thr - 1 + SMIN(W) : -inf - 1);
-    return 1;
-}
-
-/* Whether the block at q holds a lane above the threshold of bit form b:
-   by the maxima of its bits as topk_bits tests them. */
-VINLINE int L(topk_bits_block)(const char *q, const L(topk_bits) *b)
-{
-    const vec flip = L(v_set1)(SMIN(W));
-    prefetch_block(q);
-    if (b->two) {
-        vec hi = v_load(q), hi_flipped = v_xor(hi, flip);
-        for (int v = 1; v < BLOCK_VECS; v++) {
-            const vec x = v_load(q + v * V_BYTES);
-            hi = L(v_max)(hi, x);
-            hi_flipped = L(v_max)(hi_flipped, v_xor(x, flip));
-        }
-        return (L(v_gt)(hi, b->ra) | L(v_gt)(hi_flipped, b->rb)) != 0;
-    }
-    vec hi = L(v_sub)(v_xor(v_load(q), b->f), b->d);
-    for (int v = 1; v < BLOCK_VECS; v++)
-        hi = L(v_max)(hi, L(v_sub)(v_xor(v_load(q + v * V_BYTES), b->f), b->d));
-    return L(v_gt)(hi, b->ra) != 0;
-}
-
-/* The bits of the lanes of the vector of raw bits x above the threshold
-   of bit form b. */
-VINLINE uint64_t L(topk_bits_above)(const L(topk_bits) *b, vec x)
-{
-    if (b->two)
-        return L(v_gt)(x, b->ra) | L(v_gt)(v_xor(x, L(v_set1)(SMIN(W))), b->rb);
-    return L(v_gt)(L(v_sub)(v_xor(x, b->f), b->d), b->ra);
-}
-
 /* The gather's state: keys and indices of the candidates so far (in the
    set's work), in index order, c of them, above the threshold thr (t in
    every lane; ft its float form where use_float, topk_float_thr; bits its
-   bit form where use_bits, topk_bits_thr). */
+   bit form where use_bits, bits_thr). */
 typedef struct {
     LANE_INT *keys;
     int32_t *idx;
     int64_t c, thr, k, limit;
     vec t, ft;
-    L(topk_bits) bits;
+    L(bits_form) bits;
     int use_float, use_bits;
 } L(topk_gather);
 
@@ -607,7 +538,7 @@ VINLINE void L(topk_gather_thr)(L(topk_gather) *g, int64_t thr, int op, int kind
     g->t = L(v_set1)(thr);
     g->ft = g->t; /* unused unless use_float */
     g->use_float = 0;
-    g->use_bits = L(topk_bits_thr)(thr, op, kind, inf, &g->bits);
+    g->use_bits = L(bits_thr)(thr, op, kind, inf, &g->bits);
 #ifdef FLANE
     g->use_float = kind == ARGEXT_KIND_FLOAT && F(topk_float_thr)(thr, op, inf, &g->ft);
 #endif
@@ -629,7 +560,7 @@ VINLINE int L(topk_block_hit)(const L(topk_gather) *g, const char *q, int op, in
     }
 #endif
     if (g->use_bits)
-        return L(topk_bits_block)(q, &g->bits);
+        return L(bits_block)(q, &g->bits);
     return L(v_gt)(L(block_max)(q, op, kind, inf, 0), g->t) != 0;
 }
 
@@ -645,7 +576,7 @@ VINLINE uint64_t L(topk_at_or_below)(const L(topk_gather) *g, const char *q, int
     }
 #endif
     if (g->use_bits)
-        return ~L(topk_bits_above)(&g->bits, v_load(q));
+        return ~L(bits_above)(&g->bits, v_load(q));
     return ~L(v_gt)(L(keys_at)(q, op, kind, inf, 0), g->t);
 }
 
@@ -673,7 +604,7 @@ VINLINE void L(topk_gather_block)(L(topk_gather) *g, const char *q, int64_t i, i
     const int bits = g->use_bits; /* a gathered vector may change it */
     for (int v = 0; v < BLOCK_VECS; v++) { /* with bits, keys only of the vectors gathered */
         x[v] = bits ? v_load(q + v * V_BYTES) : L(keys_at)(q + v * V_BYTES, op, kind, inf, 0);
-        above[v] = bits ? L(topk_bits_above)(&g->bits, x[v]) : L(v_gt)(x[v], g->t);
+        above[v] = bits ? L(bits_above)(&g->bits, x[v]) : L(v_gt)(x[v], g->t);
         hit |= (unsigned)(above[v] != 0) << v;
     }
     for (; hit; hit &= hit - 1) {
@@ -811,20 +742,20 @@ VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
 #endif
 
 /* The blocks from i on while the threshold has a bit form
-   (topk_bits_thr), as topk_blocks takes float ones. Returns where it
+   (bits_thr), as topk_blocks takes float ones. Returns where it
    stopped. */
 VINLINE int64_t L(topk_bits_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
                                     argext_topk_set *set, int op, int kind, int64_t inf)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
-    L(topk_bits) b;
-    if (!L(topk_bits_thr)(set->thr, op, kind, inf, &b))
+    L(bits_form) b;
+    if (!L(bits_thr)(set->thr, op, kind, inf, &b))
         return i;
     for (; i + block <= n; i += block) {
-        if (!L(topk_bits_block)(p + i * W, &b))
+        if (!L(bits_block)(p + i * W, &b))
             continue;
         L(topk_block)(p + i * W, i0 + i, set, op, kind, inf);
-        if (!L(topk_bits_thr)(set->thr, op, kind, inf, &b))
+        if (!L(bits_thr)(set->thr, op, kind, inf, &b))
             return i + block;
     }
     return i;
