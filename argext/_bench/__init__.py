@@ -5,7 +5,8 @@ classifier outputs, column folds, reversed views) and on layouts sized by
 --size.
 
 Each case runs its contenders alternately, one run each per round, and reports
-each one's median over the rounds, so that drifting load hits all alike. Every
+each one's median over the rounds, so that drifting load hits all alike. Each
+run follows one call untimed: the run before may have left the machine slow. Every
 contender's result is checked against NumPy's before timing; a peer that lacks
 the operator, dtype or layout is left blank with the reason, and one that is not
 installed is skipped with a one-line note. Inputs hold no extreme value of their

@@ -16,7 +16,12 @@ PER_CALL_CALLS = 2000
 
 
 def _time(fn, calls):
-    """Wall-clock seconds per call."""
+    """Wall-clock seconds per call, after one call untimed: the run before may
+    have been another contender's, which leaves the machine slow for a while
+    (after JAX's bfloat16 `top_k` on Zen 4, argext's TopK over (32, 128256)
+    bfloat16 logits took 317 us a call over a run of 8 timed at once, 235 us
+    after a call untimed; its argmax 115 and 105 us)."""
+    fn()
     t = time.perf_counter()
     for _ in range(calls):
         fn()
