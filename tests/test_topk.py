@@ -365,6 +365,35 @@ def test_long_rows_gathered_past_their_room(dtype):
             check(x.astype(x.dtype.newbyteorder()), 50, largest=0)
 
 
+GUESSED = [np.dtype(np.float32), np.dtype(np.int16)] + ([BFLOAT16] if BFLOAT16 is not None else [])
+
+
+@pytest.mark.parametrize("dtype", GUESSED, ids=ids(GUESSED))
+def test_long_rows_whose_guess_is_too_high(isa, dtype):
+    """At every level: long rows gathered (k >= 32) start from the prime's
+    guess, the k'-th largest of group maxima of their first elements (k'
+    about twice the k best's share of them); where fewer than k keys clear
+    it, the row is read again from the sure threshold. Rows whose best
+    values crowd the sampled start (descending; the 2k best planted there;
+    k - 1 of them there and one at the end), random rows (the guess
+    holds), and ties at the guess."""
+    rng = np.random.default_rng(31)
+    n = 40000
+    x = sample(rng, (n,), dtype, ties=False, nan=False)
+    ranked = np.sort(x)
+    for k in (32, 50, 128):
+        planted = ranked[:-2 * k].copy()
+        rng.shuffle(planted)
+        start = np.insert(planted, rng.integers(0, n // 8, 2 * k), ranked[-2 * k:])
+        one_late = np.concatenate([ranked[-k:-1], ranked[:-k], ranked[-1:]])
+        tied = np.where(rng.random(n) < 0.01, ranked[-k], ranked[rng.integers(0, n - 4 * k, n)])
+        for row in (ranked[::-1], start, one_late, x, tied):
+            row = np.ascontiguousarray(row)
+            check(row, k)
+            check(row, k, largest=0, sorted=0)
+            check(row[::-1].copy(), k, largest=0)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=ids(FLOAT_DTYPES))
 @pytest.mark.parametrize("k", [1, 5, 50, 64])
 def test_long_rows_whose_threshold_is_zero_denormal_or_infinite(dtype, k):

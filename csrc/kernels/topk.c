@@ -245,7 +245,7 @@ void argext_topk_prime(argext_topk_set *s, int64_t m, int64_t floor)
     if (!kth_of_keys(s, m, &kth) || kth <= floor + 1)
         return; /* no threshold: the set stays open */
     s->open = 0;
-    s->thr = kth - 1;
+    s->thr = s->guess = kth - 1;
 }
 
 void argext_topk_insert(argext_topk_set *s, int64_t key, int64_t idx)

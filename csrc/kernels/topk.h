@@ -45,6 +45,10 @@ typedef struct argext_topk_set {
     int64_t *keys;          /* cap places: the selection's copy of the keys */
     int64_t k, cap, count;
     int64_t thr; /* the threshold, once the set has been compacted (filled) */
+    /* A threshold at or above thr that the k best likely clear (a long row's
+       prime guesses, simd/topk_scan.h): a gather starts from it, and reads
+       the row again from thr if fewer than k keys clear it. thr elsewhere. */
+    int64_t guess;
     int open;    /* 1 until then: every element enters */
     int small;   /* 1: items in rank order, at most k */
     char *work;  /* ARGEXT_TOPK_WORK_BYTES for a short row's gather, or NULL */

@@ -157,7 +157,7 @@ VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
     if (kth <= SMIN(W) + 1)
         return; /* no threshold: the set stays open */
     set->open = 0;
-    set->thr = kth - 1;
+    set->thr = set->guess = kth - 1;
 }
 
 /* A long row's prime reads this many elements per k from its start (the
@@ -229,6 +229,15 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
         L(topk_threshold)(set, L(topk_kth_count)(acc, ev + groups, set->k, 8 * W));
     else
         argext_topk_prime(set, e + groups * lanes, SMIN(W));
+    /* The guess: the group maxima's k'-th largest, k' twice the k best's
+       expected share of the groups' elements. Not from the last keys: on
+       ascending data those are the row's best, and the guess would be too
+       high for every row. */
+    const int64_t guess_k = (2 * set->k * nv * lanes + n - 1) / n;
+    if (counted && !set->open && guess_k < set->k) {
+        const int64_t kth = L(topk_kth_count)(acc + ev * V_BYTES, groups, guess_k, 8 * W);
+        set->guess = kth - 1 > set->thr ? kth - 1 : set->thr;
+    }
 }
 
 /* Streams of a group's two largest per lane (topk_group_top2): each
@@ -666,7 +675,9 @@ VINLINE int L(topk_gathers)(const argext_topk_set *set, int64_t n)
    their indices, in index order, a vector at a time (v_compress_store),
    where offers would insert each in the set; in rows in L1, lines with none
    are skipped on a hit word (topk_gather_l1), in longer rows blocks on their
-   maximum. A full gather (TOPK_LONG_GATHER_ROOM_K) keeps its k
+   maximum. It starts from the prime's guess (set->guess): where fewer
+   than k keys clear it, it reads the row again from the sure threshold.
+   A full gather (TOPK_LONG_GATHER_ROOM_K) keeps its k
    best (topk_keep: O(room) per room - k or more gathered, so rows of equal
    keys stay linear) and raises the threshold. What is left
    is kept to the k best where it holds more than 2k (a count of c keys
@@ -679,31 +690,35 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
     L(topk_gather) g;
     g.keys = (LANE_INT *)set->work;
     g.idx = (int32_t *)(set->work + ARGEXT_TOPK_WORK_KEYS);
-    g.c = 0;
     g.k = set->k;
     const int64_t room_k = n * W <= TOPK_L1_ROW ? TOPK_L1_GATHER_ROOM_K : TOPK_LONG_GATHER_ROOM_K;
     g.limit = room_k * g.k > 4 * lanes ? room_k * g.k : 4 * lanes;
     g.limit = g.limit < ARGEXT_TOPK_GATHER ? g.limit : ARGEXT_TOPK_GATHER;
-    L(topk_gather_thr)(&g, set->thr, op, kind, inf);
-    int64_t i = L(row_head_elements)(p);
-    if (i > 0) { /* the first vector's lanes before the boundary */
-        const vec x = L(keys_at)(p, op, kind, inf, 0);
-        const uint64_t head = (UINT64_C(1) << (i * MASK_BITS(W))) - 1;
-        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & head, 0, op, kind, inf);
-    }
-    if (n * W <= TOPK_L1_ROW)
-        i = L(topk_gather_l1)(&g, p, n, i, op, kind, inf);
-    for (; i + block <= n; i += block)
-        if (L(topk_block_hit)(&g, p + i * W, op, kind, inf))
-            L(topk_gather_block)(&g, p + i * W, i, op, kind, inf);
-    for (; i + lanes <= n; i += lanes) {
-        const vec x = L(keys_at)(p + i * W, op, kind, inf, 0);
-        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t), i, op, kind, inf);
-    }
-    if (i < n) { /* the last vector, less its lanes already read */
-        const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, 0);
-        const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
-        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
+    for (int64_t from = set->guess;; from = set->thr) {
+        g.c = 0;
+        L(topk_gather_thr)(&g, from, op, kind, inf);
+        int64_t i = L(row_head_elements)(p);
+        if (i > 0) { /* the first vector's lanes before the boundary */
+            const vec x = L(keys_at)(p, op, kind, inf, 0);
+            const uint64_t head = (UINT64_C(1) << (i * MASK_BITS(W))) - 1;
+            L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & head, 0, op, kind, inf);
+        }
+        if (n * W <= TOPK_L1_ROW)
+            i = L(topk_gather_l1)(&g, p, n, i, op, kind, inf);
+        for (; i + block <= n; i += block)
+            if (L(topk_block_hit)(&g, p + i * W, op, kind, inf))
+                L(topk_gather_block)(&g, p + i * W, i, op, kind, inf);
+        for (; i + lanes <= n; i += lanes) {
+            const vec x = L(keys_at)(p + i * W, op, kind, inf, 0);
+            L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t), i, op, kind, inf);
+        }
+        if (i < n) { /* the last vector, less its lanes already read */
+            const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, 0);
+            const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
+            L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
+        }
+        if (g.c >= g.k || from == set->thr)
+            break; /* else the guess was too high: again from the sure threshold */
     }
     if (g.c > 2 * g.k) {
         L(topk_keep)(g.keys, g.idx, g.c, g.k);
