@@ -166,6 +166,18 @@ def test_each_run_follows_one_untimed_call():
     assert _time(call, 4) < 0.02 and len(done) == 5
 
 
+def test_columns_stay_apart_for_ratios_in_the_thousands():
+    """TopK's bfloat16 logits run 2500x NumPy's argpartition: the ratio still
+    has a space before it."""
+    from argext._bench.report import HEADER, format_row
+    row = {"case": "topk_logits5", "dtype": "bfloat16", "shape": [32, 128256], "axis": -1,
+           "seconds": {"argext": 142.7e-6, "numpy": 0.36237}, "ratio": {"argext": 2539.39, "numpy": 1.0},
+           "gb_per_s": {"argext": 57.5, "numpy": 0.0}, "fraction_of_probe": {"argext": 0.57, "numpy": 0.0}}
+    line = format_row(row).splitlines()[0]
+    assert line.split()[-2:] == ["57%", "2539.39x*"], line
+    assert len(line) <= len(HEADER) + 1, (line, HEADER)
+
+
 def test_two_threads_pinned_with_both_probes(tmp_path):
     if not installed("matplotlib"):
         pytest.skip("matplotlib not installed")

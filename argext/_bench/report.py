@@ -5,7 +5,7 @@ import sys
 import time
 
 _COLUMNS = (("case", "<14"), ("dtype", "<9"), ("shape", ">17"), ("axis", ">7"), ("", "2"),
-            ("contender", "<14"), ("time", ">13"), ("GB/s", ">8"), ("of probe", ">9"), ("vs base", ">9"))
+            ("contender", "<14"), ("time", ">13"), ("GB/s", ">8"), ("of probe", ">9"), ("vs base", ">11"))
 _KEY = 5  # the columns before "contender" name the case
 
 
