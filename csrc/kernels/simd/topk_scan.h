@@ -349,27 +349,29 @@ VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t gr
     *lo = l[0];
 }
 
-/* The k-th largest lane (repeats counted) of hi and lo (k <= 2 * lanes,
-   k < 128): the largest lane with k lanes or more at or above it. Each
-   lane's count is kept in a vector, a compare per broadcast lane, none
-   waiting on another (topk_kth_lane's steps each wait on the last). */
-VINLINE int64_t L(topk_kth_pair)(vec hi, vec lo, int64_t k)
+/* The k-th largest lane (repeats counted) of the n vectors at acc (n 1
+   or 2, k <= n * lanes, k < 128): the largest lane with k lanes or more at
+   or above it. Each lane's count is kept in a vector, a compare per
+   broadcast lane and vector, none waiting on another (topk_kth_lane's
+   steps each wait on the last). */
+VINLINE int64_t L(topk_kth_counted)(const vec *acc, int64_t n, int64_t k)
 {
     const vec none = L(v_set1)(0), one = L(v_set1)(-1);
-    vec count_hi = none, count_lo = none;
+    vec count[2] = {none, none};
     LANE_INT lane[2][V_BYTES / W];
-    v_store((char *)lane[0], hi);
-    v_store((char *)lane[1], lo);
-    for (int64_t u = 0; u < 2; u++)
+    for (int64_t u = 0; u < n; u++)
+        v_store((char *)lane[u], acc[u]);
+    for (int64_t u = 0; u < n; u++)
         for (int64_t j = 0; j < V_BYTES / W; j++) { /* one more where a lane <= key */
             const vec key = L(v_set1)(lane[u][j]);
-            count_hi = L(v_sub)(count_hi, L(v_sel_gt)(hi, key, one, none));
-            count_lo = L(v_sub)(count_lo, L(v_sel_gt)(lo, key, one, none));
+            for (int64_t t = 0; t < n; t++)
+                count[t] = L(v_sub)(count[t], L(v_sel_gt)(acc[t], key, one, none));
         }
     const vec fewer = L(v_set1)(k - 1), least = L(v_set1)(SMIN(W));
     /* counts wrap past 127 for bytes: that lane is then the least, no k-th for k < 128 */
-    const vec best = L(v_max)(L(v_sel_gt)(count_hi, fewer, least, hi),
-                              L(v_sel_gt)(count_lo, fewer, least, lo));
+    vec best = least;
+    for (int64_t t = 0; t < n; t++)
+        best = L(v_max)(best, L(v_sel_gt)(count[t], fewer, least, acc[t]));
     return L(v_lane0)(L(v_hmax)(best));
 }
 
@@ -389,10 +391,13 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     if (set->k <= TOPK_KTH_IN_REGISTERS) {
         vec acc[TOPK_SMALL_PRIME_VECS];
         int64_t kth;
-        if (nv >= TOPK_TOP2_STREAMS * segs) {
+        if (lanes >= 4 * set->k) { /* lane maxima enough: 4k keys and more */
+            acc[0] = L(topk_group_max)(p, nv, 0, 1, op, kind, inf);
+            kth = L(topk_kth_counted)(acc, 1, set->k);
+        } else if (nv >= TOPK_TOP2_STREAMS * segs) {
             for (int64_t g = 0; g < segs; g++)
                 L(topk_group_top2)(p, nv, g, segs, op, kind, inf, &acc[2 * g], &acc[2 * g + 1]);
-            kth = segs == 1 ? L(topk_kth_pair)(acc[0], acc[1], set->k)
+            kth = segs == 1 ? L(topk_kth_counted)(acc, 2, set->k)
                             : L(topk_kth_lane)(acc, 2 * segs, set->k);
         } else {
             for (int64_t g = 0; g < segs; g++)
