@@ -391,7 +391,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     if (set->k <= TOPK_KTH_IN_REGISTERS) {
         vec acc[TOPK_SMALL_PRIME_VECS];
         int64_t kth;
-        if (lanes >= 4 * set->k) { /* lane maxima enough: 4k keys and more */
+        if (lanes >= 3 * set->k) { /* lane maxima enough: 3k keys and more */
             acc[0] = L(topk_group_max)(p, nv, 0, 1, op, kind, inf);
             kth = L(topk_kth_counted)(acc, 1, set->k);
         } else if (nv >= TOPK_TOP2_STREAMS * segs) {
