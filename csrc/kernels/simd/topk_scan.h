@@ -183,6 +183,40 @@ VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t grou
     return a;
 }
 
+/* The lane maxima of the keys of the nv vectors at p. Float lanes (four
+   vectors or more) take them as floats, in four streams, keyed at the
+   end, unless the row holds a NaN (which the float extreme may drop):
+   then as keys (topk_group_max). */
+VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_t inf)
+{
+#ifdef FLANE
+    if (kind == ARGEXT_KIND_FLOAT && nv >= 4) {
+        const int min_op = ARGEXT_OP_IS_MIN(op);
+        vec e[4];
+        fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
+        F(load_floats4)(e, p, op, inf, 0, &nan);
+        int64_t v = 4;
+        for (; v + 4 <= nv; v += 4) {
+            vec x[4];
+            F(load_floats4)(x, p + v * V_BYTES, op, inf, 0, &nan);
+            for (int j = 0; j < 4; j++)
+                e[j] = F(v_fext)(min_op, e[j], x[j]);
+        }
+        for (; v < nv; v++) {
+            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, 0);
+            nan = v_for(nan, F(v_funord)(x, x));
+            e[0] = F(v_fext)(min_op, e[0], x);
+        }
+        const vec m = F(v_fext)(min_op, F(v_fext)(min_op, e[0], e[1]), F(v_fext)(min_op, e[2], e[3]));
+        if (ISA_FMAX_KEEPS_NAN)
+            nan = F(v_funord)(m, m); /* a NaN stays the extreme */
+        if (!v_fany(nan))
+            return L(v_keys)(m, op, kind, inf);
+    }
+#endif
+    return L(topk_group_max)(p, nv, 0, 1, op, kind, inf);
+}
+
 /* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
    set->cap elements: set->cap vectors or more): the keys of its last
    elements (k or more, in whole vectors: exact on ascending data), and the
@@ -392,7 +426,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
         vec acc[TOPK_SMALL_PRIME_VECS];
         int64_t kth;
         if (lanes >= 3 * set->k) { /* lane maxima enough: 3k keys and more */
-            acc[0] = L(topk_group_max)(p, nv, 0, 1, op, kind, inf);
+            acc[0] = L(topk_lane_max)(p, nv, op, kind, inf);
             kth = L(topk_kth_counted)(acc, 1, set->k);
         } else if (nv >= TOPK_TOP2_STREAMS * segs) {
             for (int64_t g = 0; g < segs; g++)
