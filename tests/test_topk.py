@@ -95,6 +95,31 @@ def test_byte_swapped_input_read_in_place(dtype):
         check(x, 3, 0, largest, 0)
 
 
+SWAPPED_SCANS = [np.dtype(d) for d in (np.float16, np.float32, np.float64, np.int16, np.uint32, np.int64)]
+
+
+@pytest.mark.parametrize("dtype", SWAPPED_SCANS, ids=str)
+def test_byte_swapped_rows_scanned_in_place_at_every_level(isa, dtype):
+    """At every level, byte-swapped rows through each of the scan's paths,
+    every vector swapped as it is loaded: rows in L1 primed from lane maxima
+    or each lane's two largest (k up to 8) or counted (k = 16), then
+    gathered; long rows primed from a sample, then scanned block by block
+    (k = 5) or gathered from the guess (k = 50; descending rows: the guess
+    fails). Rows off a vector boundary, NaN for floats, ties."""
+    rng = np.random.default_rng(41)
+    short = sample(rng, (8, 1001), dtype)
+    long = sample(rng, (2, 40000), dtype, ties=False, nan=False)
+    descending = np.sort(long, axis=1)[:, ::-1]
+    if dtype.kind == "f":
+        long[1, [17, 20000, 39999]] = np.nan
+    for x, ks in ((short, (3, 5, 8, 16)), (long, (5, 50)), (descending, (50,))):
+        swapped = x.astype(dtype.newbyteorder("S"))
+        for k in ks:
+            check(swapped, k)
+            check(swapped[:, 1:], k, largest=0)
+            check(swapped, k, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.float64)]
                          + ([BFLOAT16] if BFLOAT16 is not None else []), ids=str)
 def test_strided_and_reversed_views(dtype):

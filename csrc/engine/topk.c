@@ -18,19 +18,10 @@
    places, so that small k compacts rarely. */
 #define SET_SLACK 64
 
-/* Bytes of a byte-swapped row swapped at a time into a task's buffer for
-   the native scan: long enough for the scan's prime to pay (rows of 1000
-   float32 in one block), short enough to stay in L1 (Zen 4, swapped over
-   native time: (1000, 1000) float32 k = 50 2.04 at 2 KiB, 1.20-1.23 at
-   8 KiB, 1.13-1.19 at 64 KiB; (32, 128256) float32 k = 5 0.93-1.11, 0.98-1.06
-   and 1.59-1.64). */
-#define TOPK_SWAP_BYTES 8192
-
 typedef struct {
     const char *in;
     char *values, *indices;
-    argext_topk_kernel scan;
-    argext_swap_kernel swap;
+    argext_topk_kernel scan; /* of the input's byte order */
     size_t itemsize;
     int swapped, sorted;
     int64_t n, stride, k, cap;        /* the axis, k, and a set's places */
@@ -42,7 +33,6 @@ typedef struct {
     argext_topk_item *items;            /* a set's places per task, then the merges' */
     int64_t *keys;                      /* as many places for the selections' keys */
     char *work;                         /* a set's work per task (ARGEXT_TOPK_WORK_BYTES) */
-    unsigned char *swap_buf;            /* swapped: TOPK_SWAP_BYTES per task */
 } topk_plan;
 
 /* The row of kept position pos: its input, values and indices. */
@@ -76,24 +66,6 @@ static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int6
     return set;
 }
 
-/* n elements of a row at `row` offered to the set from index i0: in place,
-   or byte-swapped a block at a time into task's buffer. */
-static void offer_row(const topk_plan *t, const char *row, int64_t n, int64_t i0, int64_t task,
-                      argext_topk_set *set)
-{
-    if (!t->swapped) {
-        t->scan(row, n, t->stride, i0, set);
-        return;
-    }
-    unsigned char *buf = t->swap_buf + task * TOPK_SWAP_BYTES;
-    const int64_t chunk = TOPK_SWAP_BYTES / (int64_t)t->itemsize;
-    for (int64_t j0 = 0; j0 < n; j0 += chunk) {
-        int64_t m = n - j0 < chunk ? n - j0 : chunk;
-        t->swap(buf, row + j0 * t->stride, 1, 0, m, t->stride, (int)t->itemsize, m * t->stride);
-        t->scan((const char *)buf, m, (int64_t)t->itemsize, i0 + j0, set);
-    }
-}
-
 /* Kept positions [p0, p1), one set (task t's places) reused row by row. */
 static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
 {
@@ -103,7 +75,7 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
         argext_topk_set set = new_set(t, task * t->cap, t->cap, task, !t->sorted);
         const char *row = t->in + at.in;
         if (t->stride != 0) {
-            offer_row(t, row, t->n, 0, task, &set);
+            t->scan(row, t->n, t->stride, 0, &set);
             argext_topk_finish(&set, t->sorted);
         } else { /* one element n times: the first k, in both orders */
             for (int64_t j = 0; j < t->k; j++)
@@ -122,7 +94,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     seek(t, pos, &at, &at_i);
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
     argext_topk_set set = new_set(t, task * t->cap, t->cap, task, 1);
-    offer_row(t, t->in + at.in + e0 * t->stride, e1 - e0, e0, task, &set);
+    t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
     argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
 
@@ -158,8 +130,7 @@ static void plan_topk(topk_plan *t, const argext_topk_request *r)
     int dt = r->dtype & ~ARGEXT_BYTESWAPPED, op = r->largest ? ARGEXT_OP_MAX : ARGEXT_OP_MIN;
     t->itemsize = argext_itemsize(dt);
     t->swapped = (r->dtype & ARGEXT_BYTESWAPPED) && t->itemsize > 1;
-    t->scan = kt->topk[op][dt];
-    t->swap = kt->swap;
+    t->scan = (t->swapped ? kt->topk_swapped : kt->topk)[op][dt];
     t->in = r->data;
     t->values = r->values;
     t->indices = r->indices;
@@ -311,10 +282,9 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     int64_t merge = t.ranges ? 0 : t.pieces * t.k; /* pieces < 1024 and k <= n / pieces */
     int64_t places = t.cap > (INT64_MAX - merge) / tasks ? INT64_MAX : tasks * t.cap + merge;
     const size_t place = sizeof(argext_topk_item) + sizeof(int64_t);
-    /* the places, then each task's work and swap buffer, counted in places
-       (tasks: a few threads' worth) */
-    const int64_t task_bytes = ARGEXT_TOPK_WORK_BYTES + (t.swapped ? TOPK_SWAP_BYTES : 0);
-    const int64_t work = (tasks * task_bytes + (int64_t)place - 1) / (int64_t)place;
+    /* the places, then each task's work, counted in places (tasks: a few
+       threads' worth) */
+    const int64_t work = (tasks * ARGEXT_TOPK_WORK_BYTES + (int64_t)place - 1) / (int64_t)place;
     const int64_t total = places > INT64_MAX - work ? INT64_MAX : places + work;
     void *scratch = argext_scratch_acquire(sizeof(argext_engine_scratch));
     void *heap = NULL;
@@ -330,7 +300,6 @@ argext_status argext_engine_topk(const argext_topk_request *r)
     }
     t.keys = (int64_t *)(t.items + places);
     t.work = (char *)(t.keys + places);
-    t.swap_buf = (unsigned char *)t.work + tasks * ARGEXT_TOPK_WORK_BYTES;
     if (tasks == 1)
         topk_task(&t, 0);
     else

@@ -106,9 +106,9 @@ typedef struct argext_kernel_table {
     argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;
-    /* Native byte order only: the engine swaps blocks of other input into
-       scratch for it. */
     argext_topk_kernel topk[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    /* The TopK scan kernel for input of the opposite byte order. */
+    argext_topk_kernel topk_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_topk_cols_kernel topk_cols[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The TopK column kernel for input of the opposite byte order. */
     argext_topk_cols_kernel topk_cols_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];

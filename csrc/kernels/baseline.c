@@ -148,17 +148,6 @@
 /* The smallest lane value of KT's width. */
 #define LANE_KEY_FLOOR(KT) (-(int64_t)((UINT64_C(1) << (8 * sizeof(KT) - 1)) - 1) - 1)
 
-#define DEFINE_TOPK(FN, ET, KT, KEY, KIND)                                                 \
-    static void FN(const char *p, int64_t n, int64_t s, int64_t i0, argext_topk_set *set)  \
-    {                                                                                      \
-        if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap) {      \
-            for (int64_t j = 0; j < set->cap; j++)                                         \
-                set->keys[j] = LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + (n - 1 - j) * s)));    \
-            argext_topk_prime(set, set->cap, LANE_KEY_FLOOR(KT));                          \
-        }                                                                                  \
-        for (int64_t j = 0; j < n; j++)                                                    \
-            argext_topk_offer(set, LANE_KEY_##KIND(KT, KEY(LOAD(ET, p + j * s))), i0 + j); \
-    }
 
 /* An element of the opposite byte order, read swapped. */
 static void *load_swapped(void *dst, const char *src, size_t w)
@@ -168,6 +157,18 @@ static void *load_swapped(void *dst, const char *src, size_t w)
     return dst;
 }
 #define LOAD_SWAPPED(ET, p) (*(ET *)load_swapped(&(ET){0}, (p), sizeof(ET)))
+
+#define DEFINE_TOPK(FN, ET, KT, KEY, KIND, LOADER)                                           \
+    static void FN(const char *p, int64_t n, int64_t s, int64_t i0, argext_topk_set *set)    \
+    {                                                                                        \
+        if (set->open && set->count == 0 && n >= ARGEXT_TOPK_PRIME_ROWS * set->cap) {        \
+            for (int64_t j = 0; j < set->cap; j++)                                           \
+                set->keys[j] = LANE_KEY_##KIND(KT, KEY(LOADER(ET, p + (n - 1 - j) * s)));    \
+            argext_topk_prime(set, set->cap, LANE_KEY_FLOOR(KT));                            \
+        }                                                                                    \
+        for (int64_t j = 0; j < n; j++)                                                      \
+            argext_topk_offer(set, LANE_KEY_##KIND(KT, KEY(LOADER(ET, p + j * s))), i0 + j); \
+    }
 
 /* TopK's columns: each column's k best kept by insertion, row by row. */
 #define DEFINE_TOPK_COLS(FN, ET, KT, KEY, KIND, LOADER)                                      \
@@ -183,7 +184,9 @@ static void *load_swapped(void *dst, const char *src, size_t w)
                                        LANE_KEY_##KIND(KT, KEY(LOADER(ET, q + j * cs))), r); \
         }                                                                                    \
     }
-#define DEFINE_TOPK_COLS_OP(OP, NAME, ET, KT, KEY, KIND)                           \
+#define DEFINE_TOPK_OP(OP, NAME, ET, KT, KEY, KIND)                                \
+    DEFINE_TOPK(KERNEL(OP, topk, NAME), ET, KT, KEY, KIND, LOAD)                   \
+    DEFINE_TOPK(KERNEL(OP, topk_swapped, NAME), ET, KT, KEY, KIND, LOAD_SWAPPED)   \
     DEFINE_TOPK_COLS(KERNEL(OP, topk_cols, NAME), ET, KT, KEY, KIND, LOAD)         \
     DEFINE_TOPK_COLS(KERNEL(OP, topk_cols_swapped, NAME), ET, KT, KEY, KIND, LOAD_SWAPPED)
 
@@ -202,10 +205,8 @@ static void *load_swapped(void *dst, const char *src, size_t w)
     DEFINE_OP(NAME, ET, KT, KMAX, argmax, argext_keymax_##NAME)                \
     DEFINE_OP(NAME, ET, KT, KMAX, argmin, argext_keymin_##NAME)                \
     DEFINE_NAN_OPS_##KIND(NAME, ET, KT, KMAX)                                  \
-    DEFINE_TOPK(KERNEL(argmax, topk, NAME), ET, KT, argext_keymax_##NAME, KIND)         \
-    DEFINE_TOPK(KERNEL(argmin, topk, NAME), ET, KT, argext_keymin_##NAME, KIND)         \
-    DEFINE_TOPK_COLS_OP(argmax, NAME, ET, KT, argext_keymax_##NAME, KIND)                \
-    DEFINE_TOPK_COLS_OP(argmin, NAME, ET, KT, argext_keymin_##NAME, KIND)
+    DEFINE_TOPK_OP(argmax, NAME, ET, KT, argext_keymax_##NAME, KIND)                     \
+    DEFINE_TOPK_OP(argmin, NAME, ET, KT, argext_keymin_##NAME, KIND)
 ARGEXT_DTYPES(DEFINE_DTYPE)
 
 /* No column kernel reads byte-swapped input in place here. */

@@ -16,6 +16,7 @@
     .rows = ARGEXT_TABLE_OPS(rows),
     .swap = SWAP_KERNEL,
     .topk = ARGEXT_TABLE_TOPK_OPS(topk),
+    .topk_swapped = ARGEXT_TABLE_TOPK_OPS(topk_swapped),
     .topk_cols = ARGEXT_TABLE_TOPK_OPS(topk_cols),
     .topk_cols_swapped = ARGEXT_TABLE_TOPK_OPS(topk_cols_swapped),
     .topk_regs = TOPK_REGS_OPS(topk_regs),

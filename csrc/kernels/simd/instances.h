@@ -78,27 +78,33 @@ ARGEXT_DTYPES(SIMD_DTYPE)
 
 /* TopK's scans: the threshold scan where it applies, else the baseline;
    the gather of a primed row (topk_gather_scan) a function of its own,
-   out of the scan's loops (inlined there, it slowed k = 5 by 5%).
-   Byte-swapped rows are swapped 2 KiB at a time into native order for
-   the native scan (byteswap.h): an instance of their own made each ISA
-   file a tenth larger and slower to build, for a rare layout. */
-#define SIMD_TOPK(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                \
-    NOINLINE void KERNEL(OPNAME, topk_gather, NAME)(const char *p, int64_t n, int64_t s,          \
-                                                    int64_t i0, argext_topk_set *set)             \
+   out of the scan's loops (inlined there, it slowed k = 5 by 5%). SHAPE
+   topk_swapped reads rows of the opposite byte order in place (SW), each
+   vector swapped as it is loaded; one-byte lanes have no byte order, and
+   their swapped kernel is the native one. */
+#define SIMD_TOPK_SCAN(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME, SHAPE, SW)                \
+    NOINLINE void KERNEL(OPNAME, SHAPE##_gather, NAME)(const char *p, int64_t n, int64_t s,       \
+                                                       int64_t i0, argext_topk_set *set)          \
     {                                                                                             \
         (void)s; /* == ITEMSIZE */                                                                \
-        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF);    \
+        LANE_OF(LN, topk_gather_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF,     \
+                                      SW && ITEMSIZE > 1);                                        \
     }                                                                                             \
-    static void KERNEL(OPNAME, topk, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,       \
-                                           argext_topk_set *set)                                  \
+    static void KERNEL(OPNAME, SHAPE, NAME)(const char *p, int64_t n, int64_t s, int64_t i0,      \
+                                            argext_topk_set *set)                                 \
     {                                                                                             \
-        if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                              \
-            BASELINE_OF(topk, OP, ENUM)(p, n, s, i0, set);                                        \
+        if (SW && ITEMSIZE == 1)                                                                  \
+            KERNEL(OPNAME, topk, NAME)(p, n, s, i0, set);                                         \
+        else if (!LANE_OF(LN, topk_vectorised)(ARGEXT_KIND_##KIND, n, s))                         \
+            BASELINE_OF(SHAPE, OP, ENUM)(p, n, s, i0, set);                                       \
         else                                                                                      \
             LANE_OF(LN, topk_scan)(p, n, i0, set, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF,        \
-                                   BASELINE_OF(topk, OP, ENUM),                                   \
-                                   KERNEL(OPNAME, topk_gather, NAME));                            \
-    }                                                                                             \
+                                   SW && ITEMSIZE > 1, BASELINE_OF(SHAPE, OP, ENUM),              \
+                                   KERNEL(OPNAME, SHAPE##_gather, NAME));                         \
+    }
+#define SIMD_TOPK(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME)                                \
+    SIMD_TOPK_SCAN(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME, topk, 0)                      \
+    SIMD_TOPK_SCAN(ENUM, NAME, ITEMSIZE, LN, KIND, INF, OP, OPNAME, topk_swapped, 1)              \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols, 0)                           \
     SIMD_TOPK_COLS(ENUM, NAME, LN, KIND, INF, OP, OPNAME, topk_cols_swapped, 1)                   \
     SIMD_TOPK_REGS(NAME, LN, KIND, INF, OP, OPNAME, topk_regs)

@@ -100,22 +100,22 @@ VINLINE int L(bits_thr)(int64_t thr, int op, int kind, int64_t inf, L(bits_form)
 
 /* Whether the block at q holds a lane above the threshold of bit form b:
    by the maxima of its bits as topk_bits tests them. */
-VINLINE int L(bits_block)(const char *q, const L(bits_form) *b)
+VINLINE int L(bits_block)(const char *q, const L(bits_form) *b, int sw)
 {
     const vec flip = L(v_set1)(SMIN(W));
     prefetch_block(q);
     if (b->two) {
-        vec hi = v_load(q), hi_flipped = v_xor(hi, flip);
+        vec hi = L(v_load_row)(q, sw), hi_flipped = v_xor(hi, flip);
         for (int v = 1; v < BLOCK_VECS; v++) {
-            const vec x = v_load(q + v * V_BYTES);
+            const vec x = L(v_load_row)(q + v * V_BYTES, sw);
             hi = L(v_max)(hi, x);
             hi_flipped = L(v_max)(hi_flipped, v_xor(x, flip));
         }
         return (L(v_gt)(hi, b->ra) | L(v_gt)(hi_flipped, b->rb)) != 0;
     }
-    vec hi = L(v_sub)(v_xor(v_load(q), b->f), b->d);
+    vec hi = L(v_sub)(v_xor(L(v_load_row)(q, sw), b->f), b->d);
     for (int v = 1; v < BLOCK_VECS; v++)
-        hi = L(v_max)(hi, L(v_sub)(v_xor(v_load(q + v * V_BYTES), b->f), b->d));
+        hi = L(v_max)(hi, L(v_sub)(v_xor(L(v_load_row)(q + v * V_BYTES, sw), b->f), b->d));
     return L(v_gt)(hi, b->ra) != 0;
 }
 

@@ -147,7 +147,7 @@ VINLINE int L(row_bits)(row_state *st, const char *p, int64_t n, int64_t *i, int
             form_best = st->best;
             formed = L(bits_thr)(last ? st->best - 1 : st->best, op, kind, inf, &b);
         }
-        if (formed && !st->force && !L(bits_block)(q0, &b))
+        if (formed && !st->force && !L(bits_block)(q0, &b, 0))
             continue;
         if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, 0), last, op, kind,
                          inf, 0))

@@ -41,14 +41,14 @@ VINLINE void L(topk_vector)(vec keys, int64_t i, argext_topk_set *set)
 /* A block that may hold candidates: its keys and their comparisons first,
    then only the vectors with a lane above the threshold, one branch each. */
 VINLINE void L(topk_block)(const char *q, int64_t i, argext_topk_set *set, int op, int kind,
-                           int64_t inf)
+                           int64_t inf, int sw)
 {
     LANE_INT k[BLOCK_VECS][V_BYTES / W];
     uint64_t above[BLOCK_VECS];
     unsigned hit = 0;
     const vec thr = L(v_set1)(set->thr);
     for (int v = 0; v < BLOCK_VECS; v++) {
-        vec keys = L(keys_at)(q + v * V_BYTES, op, kind, inf, 0);
+        vec keys = L(keys_at)(q + v * V_BYTES, op, kind, inf, sw);
         v_store((char *)k[v], keys);
         above[v] = L(v_gt)(keys, thr);
         hit |= (unsigned)(above[v] != 0) << v;
@@ -174,12 +174,12 @@ VINLINE void L(topk_threshold)(argext_topk_set *set, int64_t kth)
 /* The lane maxima of the keys of group g of `groups` equal groups of the
    nv vectors at p. */
 VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t groups, int op,
-                              int kind, int64_t inf)
+                              int kind, int64_t inf, int sw)
 {
     int64_t v = nv * g / groups, v1 = nv * (g + 1) / groups;
-    vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, 0);
+    vec a = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
     while (++v < v1)
-        a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, 0));
+        a = L(v_max)(a, L(keys_at)(p + v * V_BYTES, op, kind, inf, sw));
     return a;
 }
 
@@ -187,23 +187,23 @@ VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t grou
    vectors or more) take them as floats, in four streams, keyed at the
    end, unless the row holds a NaN (which the float extreme may drop):
    then as keys (topk_group_max). */
-VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_t inf)
+VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_t inf, int sw)
 {
 #ifdef FLANE
     if (kind == ARGEXT_KIND_FLOAT && nv >= 4) {
         const int min_op = ARGEXT_OP_IS_MIN(op);
         vec e[4];
         fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
-        F(load_floats4)(e, p, op, inf, 0, &nan);
+        F(load_floats4)(e, p, op, inf, sw, &nan);
         int64_t v = 4;
         for (; v + 4 <= nv; v += 4) {
             vec x[4];
-            F(load_floats4)(x, p + v * V_BYTES, op, inf, 0, &nan);
+            F(load_floats4)(x, p + v * V_BYTES, op, inf, sw, &nan);
             for (int j = 0; j < 4; j++)
                 e[j] = F(v_fext)(min_op, e[j], x[j]);
         }
         for (; v < nv; v++) {
-            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, 0);
+            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, sw);
             nan = v_for(nan, F(v_funord)(x, x));
             e[0] = F(v_fext)(min_op, e[0], x);
         }
@@ -214,7 +214,7 @@ VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_
             return L(v_keys)(m, op, kind, inf);
     }
 #endif
-    return L(topk_group_max)(p, nv, 0, 1, op, kind, inf);
+    return L(topk_group_max)(p, nv, 0, 1, op, kind, inf, sw);
 }
 
 /* An empty set primed from a sample (n >= ARGEXT_TOPK_PRIME_ROWS *
@@ -233,7 +233,7 @@ VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_
    an insertion pass: measured about 3% faster than counting at k = 5). The selection's mispredicted partitions
    cost a k = 50 row of 128256 bfloat16 about a tenth of its time. */
 VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
-                           int64_t inf)
+                           int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W;
     const int64_t ev = (set->k + lanes - 1) / lanes, e = ev * lanes;
@@ -246,14 +246,14 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     groups = groups < nv ? groups : nv;
     const char *last = p + (n - e) * W;
     for (int64_t v = 0; v < ev; v++) { /* acc holds them only when counted: ev may pass it */
-        vec a = L(keys_at)(last + v * V_BYTES, op, kind, inf, 0);
+        vec a = L(keys_at)(last + v * V_BYTES, op, kind, inf, sw);
         if (counted)
             v_store(acc + v * V_BYTES, a);
         else
             L(topk_lanes_to_keys)(a, set->keys + v * lanes);
     }
     for (int64_t g = 0; g < groups; g++) {
-        vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf);
+        vec a = L(topk_group_max)(p, nv, g, groups, op, kind, inf, sw);
         if (counted)
             v_store(acc + (ev + g) * V_BYTES, a);
         else
@@ -315,7 +315,7 @@ VINLINE void F(top2_merge)(int is_min, vec *h, vec *l, vec xh, vec xl)
    -0.0 and +0.0 key alike), unless the group holds a NaN (a magnitude
    above infinity's), which the float extreme may drop: then as keys. */
 VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t groups, int op,
-                                int kind, int64_t inf, vec *hi, vec *lo)
+                                int kind, int64_t inf, int sw, vec *hi, vec *lo)
 {
     const int64_t v0 = nv * g / groups, v1 = nv * (g + 1) / groups, S = TOPK_TOP2_STREAMS;
     vec h[TOPK_TOP2_STREAMS], l[TOPK_TOP2_STREAMS];
@@ -327,7 +327,7 @@ VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t gr
         vec mag = L(v_set1)(0); /* the largest magnitude: a NaN's is above inf's */
         ARGEXT_UNROLL
         for (int64_t s = 0; s < S; s++) {
-            h[s] = F(v_load_floats)(p + (v0 + s) * V_BYTES, op, inf, 0);
+            h[s] = F(v_load_floats)(p + (v0 + s) * V_BYTES, op, inf, sw);
             l[s] = least;
             mag = L(v_max)(mag, v_and(h[s], magnitude));
         }
@@ -336,14 +336,14 @@ VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t gr
             vec m = L(v_set1)(0); /* off mag's chain */
             ARGEXT_UNROLL
             for (int64_t s = 0; s < S; s++) {
-                const vec x = F(v_load_floats)(p + (v + s) * V_BYTES, op, inf, 0);
+                const vec x = F(v_load_floats)(p + (v + s) * V_BYTES, op, inf, sw);
                 m = L(v_max)(m, v_and(x, magnitude));
                 F(top2_step)(min_op, &h[s], &l[s], x);
             }
             mag = L(v_max)(mag, m);
         }
         for (; v < v1; v++) {
-            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, 0);
+            const vec x = F(v_load_floats)(p + v * V_BYTES, op, inf, sw);
             mag = L(v_max)(mag, v_and(x, magnitude));
             F(top2_step)(min_op, &h[0], &l[0], x);
         }
@@ -362,18 +362,18 @@ VINLINE void L(topk_group_top2)(const char *p, int64_t nv, int64_t g, int64_t gr
 #endif
     ARGEXT_UNROLL
     for (int64_t s = 0; s < S; s++) {
-        h[s] = L(keys_at)(p + (v0 + s) * V_BYTES, op, kind, inf, 0);
+        h[s] = L(keys_at)(p + (v0 + s) * V_BYTES, op, kind, inf, sw);
         l[s] = L(v_set1)(SMIN(W));
     }
     int64_t v = v0 + S;
     for (; v + S <= v1; v += S)
         ARGEXT_UNROLL
         for (int64_t s = 0; s < S; s++) {
-            const vec x = L(keys_at)(p + (v + s) * V_BYTES, op, kind, inf, 0);
+            const vec x = L(keys_at)(p + (v + s) * V_BYTES, op, kind, inf, sw);
             L(top2_step)(&h[s], &l[s], x);
         }
     for (; v < v1; v++) {
-        const vec x = L(keys_at)(p + v * V_BYTES, op, kind, inf, 0);
+        const vec x = L(keys_at)(p + v * V_BYTES, op, kind, inf, sw);
         L(top2_step)(&h[0], &l[0], x);
     }
     ARGEXT_UNROLL
@@ -417,7 +417,7 @@ VINLINE int64_t L(topk_kth_counted)(const vec *acc, int64_t n, int64_t k)
    of them), for a few instructions more per vector on a row read from
    memory anyway. */
 VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set, int op,
-                                 int kind, int64_t inf)
+                                 int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, nv = n / lanes, segs = (2 * set->k + lanes - 1) / lanes;
     if (segs * lanes > set->cap || nv < segs)
@@ -426,16 +426,16 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
         vec acc[TOPK_SMALL_PRIME_VECS];
         int64_t kth;
         if (lanes >= 3 * set->k) { /* lane maxima enough: 3k keys and more */
-            acc[0] = L(topk_lane_max)(p, nv, op, kind, inf);
+            acc[0] = L(topk_lane_max)(p, nv, op, kind, inf, sw);
             kth = L(topk_kth_counted)(acc, 1, set->k);
         } else if (nv >= TOPK_TOP2_STREAMS * segs) {
             for (int64_t g = 0; g < segs; g++)
-                L(topk_group_top2)(p, nv, g, segs, op, kind, inf, &acc[2 * g], &acc[2 * g + 1]);
+                L(topk_group_top2)(p, nv, g, segs, op, kind, inf, sw, &acc[2 * g], &acc[2 * g + 1]);
             kth = segs == 1 ? L(topk_kth_counted)(acc, 2, set->k)
                             : L(topk_kth_lane)(acc, 2 * segs, set->k);
         } else {
             for (int64_t g = 0; g < segs; g++)
-                acc[g] = L(topk_group_max)(p, nv, g, segs, op, kind, inf);
+                acc[g] = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
             kth = L(topk_kth_lane)(acc, segs, set->k);
         }
         L(topk_threshold)(set, kth);
@@ -444,7 +444,7 @@ VINLINE void L(topk_prime_lanes)(const char *p, int64_t n, argext_topk_set *set,
     char *acc = set->work; /* the gather's scratch, free until a gather */
     const int counted = ISA_POPCOUNT && acc && segs <= TOPK_COUNT_VECS;
     for (int64_t g = 0; g < segs; g++) {
-        vec a = L(topk_group_max)(p, nv, g, segs, op, kind, inf);
+        vec a = L(topk_group_max)(p, nv, g, segs, op, kind, inf, sw);
         if (counted)
             v_store(acc + g * V_BYTES, a);
         else
@@ -596,36 +596,36 @@ VINLINE void L(topk_gather_thr)(L(topk_gather) *g, int64_t thr, int op, int kind
 /* Whether the block at q may hold a key above the threshold: its float
    extreme against ft (fewer instructions than keys), or its key maximum. */
 VINLINE int L(topk_block_hit)(const L(topk_gather) *g, const char *q, int op, int kind,
-                              int64_t inf)
+                              int64_t inf, int sw)
 {
 #ifdef FLANE
     if (g->use_float) {
         fmask nan = F(v_fgt)(g->ft, g->ft); /* none */
-        vec e = F(block_ext)(q, op, inf, 0, &nan);
+        vec e = F(block_ext)(q, op, inf, sw, &nan);
         if (ISA_FMAX_KEEPS_NAN)
             nan = F(v_funord)(e, e);
         return v_fany(v_for(nan, ARGEXT_OP_IS_MIN(op) ? F(v_fgt)(g->ft, e) : F(v_fgt)(e, g->ft)));
     }
 #endif
     if (g->use_bits)
-        return L(bits_block)(q, &g->bits);
-    return L(v_gt)(L(block_max)(q, op, kind, inf, 0), g->t) != 0;
+        return L(bits_block)(q, &g->bits, sw);
+    return L(v_gt)(L(block_max)(q, op, kind, inf, sw), g->t) != 0;
 }
 
 /* The bits of the lanes of the vector at q at or below the threshold
    (where all are set, no candidate), a NaN's never set. */
 VINLINE uint64_t L(topk_at_or_below)(const L(topk_gather) *g, const char *q, int op, int kind,
-                                     int64_t inf)
+                                     int64_t inf, int sw)
 {
 #ifdef FLANE
     if (g->use_float) {
-        const vec x = F(v_load_floats)(q, op, inf, 0);
+        const vec x = F(v_load_floats)(q, op, inf, sw);
         return v_fbits(ARGEXT_OP_IS_MIN(op) ? F(v_fge)(x, g->ft) : F(v_fge)(g->ft, x));
     }
 #endif
     if (g->use_bits)
-        return ~L(bits_above)(&g->bits, v_load(q));
-    return ~L(v_gt)(L(keys_at)(q, op, kind, inf, 0), g->t);
+        return ~L(bits_above)(&g->bits, L(v_load_row)(q, sw));
+    return ~L(v_gt)(L(keys_at)(q, op, kind, inf, sw), g->t);
 }
 
 /* The keys x of the vector of elements i.. in `above` (a comparison's bits)
@@ -644,14 +644,14 @@ VINLINE void L(topk_gather_vector)(L(topk_gather) *g, vec x, uint64_t above, int
 /* A block that may hold candidates: its keys and their comparisons first,
    then only the vectors with a lane above the threshold gathered. */
 VINLINE void L(topk_gather_block)(L(topk_gather) *g, const char *q, int64_t i, int op, int kind,
-                                  int64_t inf)
+                                  int64_t inf, int sw)
 {
     vec x[BLOCK_VECS];
     uint64_t above[BLOCK_VECS];
     unsigned hit = 0;
     const int bits = g->use_bits; /* a gathered vector may change it */
     for (int v = 0; v < BLOCK_VECS; v++) { /* with bits, keys only of the vectors gathered */
-        x[v] = bits ? v_load(q + v * V_BYTES) : L(keys_at)(q + v * V_BYTES, op, kind, inf, 0);
+        x[v] = bits ? L(v_load_row)(q + v * V_BYTES, sw) : L(keys_at)(q + v * V_BYTES, op, kind, inf, sw);
         above[v] = bits ? L(bits_above)(&g->bits, x[v]) : L(v_gt)(x[v], g->t);
         hit |= (unsigned)(above[v] != 0) << v;
     }
@@ -674,7 +674,7 @@ VINLINE void L(topk_gather_block)(L(topk_gather) *g, const char *q, int64_t i, i
    branch per block mispredicted at each of the few hits a row has.
    From i on; returns where it stopped. */
 VINLINE int64_t L(topk_gather_l1)(L(topk_gather) *g, const char *p, int64_t n, int64_t i, int op,
-                                  int kind, int64_t inf)
+                                  int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, per = TOPK_HIT_BYTES / V_BYTES, line = per * lanes;
     const uint64_t all = lanes * MASK_BITS(W) >= 64 ? ~UINT64_C(0)
@@ -685,12 +685,12 @@ VINLINE int64_t L(topk_gather_l1)(L(topk_gather) *g, const char *p, int64_t n, i
         for (int64_t b = 0; b < nl; b++) {
             uint64_t below = all;
             for (int64_t v = 0; v < per; v++)
-                below &= L(topk_at_or_below)(g, p + (i + b * line + v * lanes) * W, op, kind, inf);
+                below &= L(topk_at_or_below)(g, p + (i + b * line + v * lanes) * W, op, kind, inf, sw);
             hit |= (uint64_t)(below != all) << b;
         }
         for (; hit; hit &= hit - 1) /* the threshold may rise: each vector compared again */
             for (int64_t v = 0, at = i + ctz64(hit) * line; v < per; v++, at += lanes) {
-                const vec x = L(keys_at)(p + at * W, op, kind, inf, 0);
+                const vec x = L(keys_at)(p + at * W, op, kind, inf, sw);
                 const uint64_t above = L(v_gt)(x, g->t);
                 if (above)
                     L(topk_gather_vector)(g, x, above, at, op, kind, inf);
@@ -723,7 +723,7 @@ VINLINE int L(topk_gathers)(const argext_topk_set *set, int64_t n)
    costs c vector compares), and they are ranked (topk_rank) into the set.
    The keys and indices gathered live in the set's work. */
 VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set,
-                                 int op, int kind, int64_t inf)
+                                 int op, int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     L(topk_gather) g;
@@ -738,21 +738,21 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
         L(topk_gather_thr)(&g, from, op, kind, inf);
         int64_t i = L(row_head_elements)(p);
         if (i > 0) { /* the first vector's lanes before the boundary */
-            const vec x = L(keys_at)(p, op, kind, inf, 0);
+            const vec x = L(keys_at)(p, op, kind, inf, sw);
             const uint64_t head = (UINT64_C(1) << (i * MASK_BITS(W))) - 1;
             L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & head, 0, op, kind, inf);
         }
         if (n * W <= TOPK_L1_ROW)
-            i = L(topk_gather_l1)(&g, p, n, i, op, kind, inf);
+            i = L(topk_gather_l1)(&g, p, n, i, op, kind, inf, sw);
         for (; i + block <= n; i += block)
-            if (L(topk_block_hit)(&g, p + i * W, op, kind, inf))
-                L(topk_gather_block)(&g, p + i * W, i, op, kind, inf);
+            if (L(topk_block_hit)(&g, p + i * W, op, kind, inf, sw))
+                L(topk_gather_block)(&g, p + i * W, i, op, kind, inf, sw);
         for (; i + lanes <= n; i += lanes) {
-            const vec x = L(keys_at)(p + i * W, op, kind, inf, 0);
+            const vec x = L(keys_at)(p + i * W, op, kind, inf, sw);
             L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t), i, op, kind, inf);
         }
         if (i < n) { /* the last vector, less its lanes already read */
-            const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, 0);
+            const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, sw);
             const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
             L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
         }
@@ -772,7 +772,7 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
    row scan's float chunks (fewer instructions than keys), then the block
    that may hold candidates as in topk_scan. Returns where it stopped. */
 VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
-                               argext_topk_set *set, int op, int kind, int64_t inf)
+                               argext_topk_set *set, int op, int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op);
@@ -782,12 +782,12 @@ VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
         fmask nan = F(v_fgt)(ft, ft); /* none */
-        vec e = F(block_ext)(q, op, inf, 0, &nan);
+        vec e = F(block_ext)(q, op, inf, sw, &nan);
         if (ISA_FMAX_KEEPS_NAN)
             nan = F(v_funord)(e, e);
         if (!v_fany(v_for(nan, is_min ? F(v_fgt)(ft, e) : F(v_fgt)(e, ft))))
             continue;
-        L(topk_block)(q, i0 + i, set, op, kind, inf);
+        L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
         if (!F(topk_float_thr)(set->thr, op, inf, &ft))
             return i + block;
     }
@@ -799,16 +799,16 @@ VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
    (bits_thr), as topk_blocks takes float ones. Returns where it
    stopped. */
 VINLINE int64_t L(topk_bits_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
-                                    argext_topk_set *set, int op, int kind, int64_t inf)
+                                    argext_topk_set *set, int op, int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
     L(bits_form) b;
     if (!L(bits_thr)(set->thr, op, kind, inf, &b))
         return i;
     for (; i + block <= n; i += block) {
-        if (!L(bits_block)(p + i * W, &b))
+        if (!L(bits_block)(p + i * W, &b, sw))
             continue;
-        L(topk_block)(p + i * W, i0 + i, set, op, kind, inf);
+        L(topk_block)(p + i * W, i0 + i, set, op, kind, inf, sw);
         if (!L(bits_thr)(set->thr, op, kind, inf, &b))
             return i + block;
     }
@@ -826,16 +826,16 @@ VINLINE int L(topk_vectorised)(int kind, int64_t n, int64_t s)
    same input, for the open set and the tail;
    `gather` the instance's topk_gather_scan (of the same op and kind). */
 VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
-                          int kind, int64_t inf, argext_topk_kernel scalar,
+                          int kind, int64_t inf, int sw, argext_topk_kernel scalar,
                           argext_topk_kernel gather)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     int64_t i = 0;
     if (set->open && set->count == 0) {
         if (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
-            L(topk_prime)(p, n, set, op, kind, inf);
+            L(topk_prime)(p, n, set, op, kind, inf, sw);
         else if (n * W <= TOPK_L1_ROW)
-            L(topk_prime_lanes)(p, n, set, op, kind, inf);
+            L(topk_prime_lanes)(p, n, set, op, kind, inf, sw);
         if (!set->open && L(topk_gathers)(set, n) &&
             (n * W <= TOPK_L1_ROW || set->k >= TOPK_LONG_GATHER_K)) {
             gather(p, n, W, i0, set);
@@ -854,17 +854,17 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     }
 #ifdef FLANE
     if (kind == ARGEXT_KIND_FLOAT && !set->open)
-        i = F(topk_blocks)(p, n, i, i0, set, op, kind, inf);
+        i = F(topk_blocks)(p, n, i, i0, set, op, kind, inf, sw);
 #endif
     if (!set->open)
-        i = L(topk_bits_blocks)(p, n, i, i0, set, op, kind, inf);
+        i = L(topk_bits_blocks)(p, n, i, i0, set, op, kind, inf, sw);
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
-        if (L(v_gt)(L(block_max)(q, op, kind, inf, 0), L(v_set1)(set->thr)))
-            L(topk_block)(q, i0 + i, set, op, kind, inf);
+        if (L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
+            L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
     }
     for (; i + lanes <= n; i += lanes)
-        L(topk_vector)(L(keys_at)(p + i * W, op, kind, inf, 0), i0 + i, set);
+        L(topk_vector)(L(keys_at)(p + i * W, op, kind, inf, sw), i0 + i, set);
     if (i < n)
         scalar(p + i * W, n - i, W, i0 + i, set);
 }
