@@ -333,6 +333,29 @@ def test_layouts_with_nan(dtype):
                     check(x, axis, 1, last, op)
 
 
+SWAPPABLE = [d for d in ALL_DTYPES if d.itemsize > 1 and d != BFLOAT16]
+
+
+@pytest.mark.parametrize("dtype", SWAPPABLE, ids=ids(SWAPPABLE))
+def test_byteswapped_rows_either_side_of_the_in_place_length(dtype):
+    """Byte-swapped rows shorter than 1 KiB are swapped into scratch a batch
+    at a time for the many-rows kernel; longer ones are read in place by the
+    row kernel. Rows either side of that length and of a line, ties and NaN
+    at both ends, first and last occurrence, reversed too."""
+    rng = np.random.default_rng(int(dtype.num) + 90)
+    for row_bytes in (64, 1016, 1024, 1032, 4000):
+        n = row_bytes // dtype.itemsize
+        x = random_array(rng, (37, n), dtype, ties=True)
+        if is_float(dtype):
+            x[3, [0, n - 1]] = np.nan
+            x[5, n - 1] = np.nan
+        swapped = x.astype(dtype.newbyteorder("S"))
+        for view in (swapped, swapped[:, ::-1], swapped[1:, 1:]):
+            for op in ("max", "min"):
+                for last in (0, 1):
+                    check(view, 1, 0, last, op)
+
+
 def test_byteswapped_input_is_not_modified():
     x = np.arange(12, dtype=">i4").reshape(3, 4)[:, ::-1]
     before = x.copy()
