@@ -135,7 +135,7 @@ VINLINE void L(row_tail)(row_state *st, const char *p, int64_t n, int64_t i, int
    (Zen 4, logits (32, 128256) in L3: 1.4-1.6x). Returns 1 once nothing can
    beat the best. */
 VINLINE int L(row_bits)(row_state *st, const char *p, int64_t n, int64_t *i, int last, int op,
-                        int kind, int64_t inf)
+                        int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
     L(bits_form) b;
@@ -147,10 +147,10 @@ VINLINE int L(row_bits)(row_state *st, const char *p, int64_t n, int64_t *i, int
             form_best = st->best;
             formed = L(bits_thr)(last ? st->best - 1 : st->best, op, kind, inf, &b);
         }
-        if (formed && !st->force && !L(bits_block)(q0, &b, 0))
+        if (formed && !st->force && !L(bits_block)(q0, &b, sw))
             continue;
-        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, 0), last, op, kind,
-                         inf, 0))
+        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, sw), last, op, kind,
+                         inf, sw))
             return 1;
     }
     return 0;
@@ -169,8 +169,8 @@ VINLINE int64_t L(row_scan)(const char *p, int64_t n, int last, int init, int64_
     if (!done && kind != ARGEXT_KIND_FLOAT) /* the integer lanes' maximum is emulated */
         done = L(row_filtered)(&st, p, n, &i, last, op, kind, inf, sw);
 #endif
-    if (!done && W == 2 && kind == ARGEXT_KIND_FLOAT && !sw && !ARGEXT_OP_SKIPS_NAN(op))
-        done = L(row_bits)(&st, p, n, &i, last, op, kind, inf);
+    if (!done && W == 2 && kind == ARGEXT_KIND_FLOAT && !ARGEXT_OP_SKIPS_NAN(op))
+        done = L(row_bits)(&st, p, n, &i, last, op, kind, inf, sw);
     if (!done)
         done = L(row_chunks)(&st, p, n, &i, last, op, kind, inf, native, sw);
     if (!done)
