@@ -7,9 +7,38 @@
 #define ARGEXT_ENGINE_TOPK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "engine/engine.h"
+
+/* An element of w bytes into the other byte order: the common sizes by
+   shifts a compiler makes one byte swap (a loop of bytes, per element,
+   made byte-swapped tiles 1.4-1.8x the native time). */
+static inline void argext_topk_copy_swapped(char *dst, const char *src, size_t w)
+{
+    if (w == 2) {
+        uint16_t v;
+        memcpy(&v, src, 2);
+        v = (uint16_t)(v << 8 | v >> 8);
+        memcpy(dst, &v, 2);
+    } else if (w == 4) {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        v = v << 24 | (v & 0xff00u) << 8 | (v >> 8 & 0xff00u) | v >> 24;
+        memcpy(dst, &v, 4);
+    } else if (w == 8) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        v = v << 32 | v >> 32;
+        v = (v & UINT64_C(0x0000ffff0000ffff)) << 16 | (v >> 16 & UINT64_C(0x0000ffff0000ffff));
+        v = (v & UINT64_C(0x00ff00ff00ff00ff)) << 8 | (v >> 8 & UINT64_C(0x00ff00ff00ff00ff));
+        memcpy(dst, &v, 8);
+    } else {
+        for (size_t b = 0; b < w; b++)
+            dst[b] = src[w - 1 - b];
+    }
+}
 
 /* An output value: an input element of w bytes bit for bit, into native
    order (swapped: the input's is the other one). The common sizes are
@@ -17,8 +46,7 @@
 static inline void argext_topk_copy_value(char *dst, const char *src, size_t w, int swapped)
 {
     if (swapped)
-        for (size_t b = 0; b < w; b++)
-            dst[b] = src[w - 1 - b];
+        argext_topk_copy_swapped(dst, src, w);
     else if (w == 4)
         memcpy(dst, src, 4);
     else if (w == 2)

@@ -368,8 +368,7 @@ static void fill_tile(const tiles_plan *t, const char *in, int64_t bn, char *til
                 argext_prefetch((const char *)(ahead + (uintptr_t)(e * t->stride + b * rs)));
         if (t->swapped)
             for (int64_t b = 0; b < bn; b++)
-                for (size_t x = 0; x < w; x++)
-                    dst[b * (int64_t)w + (int64_t)x] = src[b * rs + (int64_t)(w - 1 - x)];
+                argext_topk_copy_swapped(dst + b * (int64_t)w, src + b * rs, w);
         else if (w == 4) /* sizes copied inline, not by a call per element */
             for (int64_t b = 0; b < bn; b++)
                 memcpy(dst + b * 4, src + b * rs, 4);
