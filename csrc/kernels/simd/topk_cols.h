@@ -314,8 +314,8 @@ VINLINE void L(topk_regs_span)(const char *p, int64_t rows, int64_t rs, int64_t 
     }
 }
 
-/* The slots that k runs with: the next of 1, 2, 4 and 8. */
-#define TOPK_REGS_SLOTS(k) ((k) <= 2 ? (int)(k) : (k) <= 4 ? 4 : 8)
+/* The slots that k runs with: the next of 1, 2, 4, 5 and 8. */
+#define TOPK_REGS_SLOTS(k) ((k) <= 2 ? (int)(k) : (k) <= 4 ? 4 : (k) <= 5 ? 5 : 8)
 
 #define TOPK_REGS_K_CASE(K)                                                                     \
     case K:                                                                                     \
@@ -329,9 +329,11 @@ VINLINE void L(topk_regs_span)(const char *p, int64_t rows, int64_t rs, int64_t 
    vectors start at column `lead` (argext_topk_regs_lead), where the index
    stores are aligned, and the value stores and loads too where they can be.
    `stream`: the outputs are written by v_stream where aligned (outputs too
-   large for the caches). k runs with K slots, K the next of 1, 2, 4, 8:
-   four instances, not eight (the padded slots cost little next to the
-   loads: BENCHMARKS.md). */
+   large for the caches). k runs with K slots, K the next of 1, 2, 4, 5,
+   8: five instances, not eight. The padded slots cost little where the
+   loads bound the kernel (Zen 5), but a core with 512-bit operations at
+   half rate (Zen 4) is bound by the network: top-5 has slots of its own
+   ((4, 21, 512, 512) float32 k = 5: 0.74x the time of 8 slots). */
 VINLINE int L(topk_regs)(const char *p, int64_t rows, int64_t rs, int64_t bn, int64_t k,
                          int sorted, char *values, int64_t vstep, char *indices, int64_t istep,
                          int stream, int op, int kind, int64_t inf)
@@ -346,6 +348,7 @@ VINLINE int L(topk_regs)(const char *p, int64_t rows, int64_t rs, int64_t bn, in
         TOPK_REGS_K_CASE(1)
         TOPK_REGS_K_CASE(2)
         TOPK_REGS_K_CASE(4)
+        TOPK_REGS_K_CASE(5)
         TOPK_REGS_K_CASE(8)
     default:
         return 0;
