@@ -45,15 +45,29 @@ VINLINE vec L(keys_at)(const char *q, int op, int kind, int64_t inf, int sw)
     return L(v_keys)(L(v_load_row)(q, sw), op, kind, inf);
 }
 
-/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight). */
+/* Key maximum, per lane, of the BLOCK_VECS vectors at q (four in flight).
+   Vectors k and k + 4 pair up, except for 64-byte vectors (a line each),
+   which pair with their neighbours: the compiler then loads them in
+   address order, not lines 4, 0, 5, 1, ..., which on Zen 4 read int8,
+   int16 and uint32 rows from L3 at 72 GB/s against 97 in order (4 MiB,
+   1.22-1.37x). Narrower vectors measured 0.90-0.95x in order (avx2,
+   sse4.2). */
 VINLINE vec L(block_max)(const char *q, int op, int kind, int64_t inf, int sw)
 {
     vec a[4];
     prefetch_block(q);
-    for (int k = 0; k < 4; k++)
-        a[k] = L(keys_at)(q + k * V_BYTES, op, kind, inf, sw);
-    for (int k = 4; k < BLOCK_VECS; k++)
-        a[k % 4] = L(v_max)(a[k % 4], L(keys_at)(q + k * V_BYTES, op, kind, inf, sw));
+    if (V_BYTES == 64) {
+        for (int k = 0; k < BLOCK_VECS / 2; k++) {
+            vec pair = L(v_max)(L(keys_at)(q + 2 * k * V_BYTES, op, kind, inf, sw),
+                                L(keys_at)(q + (2 * k + 1) * V_BYTES, op, kind, inf, sw));
+            a[k % 4] = k < 4 ? pair : L(v_max)(a[k % 4], pair);
+        }
+    } else {
+        for (int k = 0; k < 4; k++)
+            a[k] = L(keys_at)(q + k * V_BYTES, op, kind, inf, sw);
+        for (int k = 4; k < BLOCK_VECS; k++)
+            a[k % 4] = L(v_max)(a[k % 4], L(keys_at)(q + k * V_BYTES, op, kind, inf, sw));
+    }
     return L(v_max)(L(v_max)(a[0], a[1]), L(v_max)(a[2], a[3]));
 }
 
