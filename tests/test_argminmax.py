@@ -282,6 +282,40 @@ def test_few_rows_folded_over_long_column_blocks(dtype, op):
             np.testing.assert_array_equal(got, want.astype(output_dtype))
 
 
+NARROW_COLS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 24, 31)
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_narrow_columns_folded_over_rows(dtype, op):
+    """Axis 0 of (n, c) arrays with fewer columns than a vector: a vector holds
+    several rows (c / gcd(c, lanes) vectors a unit), and the rows after the last
+    whole unit follow. Ties, NaN and each column's extreme in the first row, the
+    middle and the last row; the rows reversed and byte-swapped; and the same
+    fold continued over an outer reduced axis (DirectML's several axes)."""
+    rng = np.random.default_rng(31)
+    reduce = {"max": argext.reduce_argmax, "min": argext.reduce_argmin}[op]
+    for cols in NARROW_COLS:
+        for rows in (7, 64, 333, 1000):
+            for ties in (False, True):
+                x = random_array(rng, (rows, cols), dtype, ties)
+                if not ties:
+                    extreme = x.max() if op == "max" else x.min()
+                    x[0, 0] = x[rows // 2, cols // 2] = x[rows - 1, cols - 1] = extreme
+                    if is_float(dtype):
+                        x[rows // 3, cols - 1] = x[rows - 1, 0] = np.nan
+                views = [x, x[::-1]]
+                if dtype != BFLOAT16:
+                    views.append(x.astype(dtype.newbyteorder(">" if dtype.isnative else "<")))
+                for view in views:
+                    for last in (0, 1):
+                        check(view, 0, 1, last, op)
+        x = random_array(rng, (3, 250, cols), dtype, True)
+        for last, direction in ((False, "increasing"), (True, "decreasing")):
+            got = reduce(x, (0, 1), axis_direction=direction)
+            np.testing.assert_array_equal(got, multi_axis_reference(x, (0, 1), last=last, op=op))
+
+
 # --- Layouts -----------------------------------------------------------------
 
 

@@ -37,11 +37,18 @@
                                            int64_t bn, int64_t cs, int64_t f0, int last, int init, \
                                            void *best, int64_t *idx, int8_t *row_of)               \
     {                                                                                              \
-        if (LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs))                              \
+        if (LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs)) {                            \
             LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
                                    row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);            \
-        else                                                                                       \
-            BASELINE_OF(cols, OP, ENUM)(p, rows, rs, weight, bn, cs, f0, last, init, best, idx,    \
+            return;                                                                                \
+        }                                                                                          \
+        int64_t done = 0; /* narrow blocks' whole units, then the rows left by the baseline */     \
+        if (LANE_OF(LN, cols_narrow_applies)(ARGEXT_KIND_##KIND, rows, rs, bn, cs))                \
+            done = LANE_OF(LN, cols_narrow)(p, rows, weight, bn, f0, last, init, best, idx,        \
+                                            ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF);              \
+        if (done < rows)                                                                           \
+            BASELINE_OF(cols, OP, ENUM)(p + done * rs, rows - done, rs, weight, bn, cs,            \
+                                        f0 + done * weight, last, init && !done, best, idx,        \
                                         row_of);                                                   \
     }                                                                                              \
     static int KERNEL(OPNAME, cols_swapped, NAME)(const char *p, int64_t rows, int64_t rs,         \

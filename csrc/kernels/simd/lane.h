@@ -19,5 +19,6 @@
 #include "kernels/simd/rows_mid.h"   /* rows of a few vectors */
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
 #include "kernels/simd/entries.h"    /* the kernel shapes of abi.h */
+#include "kernels/simd/cols_narrow.h" /* fewer columns than a vector, rows back to back */
 #include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */
 #include "kernels/simd/topk_cols.h"  /* TopK's columns */

@@ -13,7 +13,8 @@
  * for bit.
  *
  * The shapes, one file each: the row scan (row_scan.h, with row_block.h,
- * row_floats.h, row_filter.h), the column fold (cols_fold.h), dense short
+ * row_floats.h, row_filter.h), the column fold (cols_fold.h; cols_narrow.h for
+ * fewer columns than a vector), dense short
  * rows (rows_dense.h), masked short rows (row_short.h), and the byte swap
  * (kernels/byteswap.h).
  */
