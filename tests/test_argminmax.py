@@ -46,6 +46,17 @@ def check(x, axis, keepdims, last, op, **kwargs):
 
 
 
+def check_orders(x, reversed_x, axis, keepdims, op):
+    """check() on x, on a reversed view of it and on x byte-swapped (not bfloat16:
+    ml_dtypes has no byte-swapped bfloat16), each for the first and the last occurrence."""
+    views = [x, reversed_x]
+    if x.dtype != BFLOAT16:
+        views.append(x.astype(x.dtype.newbyteorder(">" if x.dtype.isnative else "<")))
+    for view in views:
+        for last in (0, 1):
+            check(view, axis, keepdims, last, op)
+
+
 SIXTEEN_BIT_FLOATS = [d for d in FLOATS if d.itemsize == 2]
 
 
@@ -266,12 +277,7 @@ def test_few_rows_folded_over_long_column_blocks(dtype, op):
             if is_float(dtype) and not ties:
                 # a NaN at both sides of each block boundary, in a middle row
                 base[0, rows // 2, [32767, 32768, 65535, 65536, FOLD_COLS - 1]] = np.nan
-            views = [base, base[:, :, ::-1]]
-            if dtype != BFLOAT16:
-                views.append(base.astype(dtype.newbyteorder(">" if dtype.isnative else "<")))
-            for x in views:
-                for last in (0, 1):
-                    check(x, 1, 0, last, op)
+            check_orders(base, base[:, :, ::-1], 1, 0, op)
     # two reduced axes: the fold goes on over the outer one's rows (into the same indices)
     x = random_array(rng, (3, 2, FOLD_COLS), dtype, True)
     reduce = {"max": argext.reduce_argmax, "min": argext.reduce_argmin}[op]
@@ -304,12 +310,7 @@ def test_narrow_columns_folded_over_rows(dtype, op):
                     x[0, 0] = x[rows // 2, cols // 2] = x[rows - 1, cols - 1] = extreme
                     if is_float(dtype):
                         x[rows // 3, cols - 1] = x[rows - 1, 0] = np.nan
-                views = [x, x[::-1]]
-                if dtype != BFLOAT16:
-                    views.append(x.astype(dtype.newbyteorder(">" if dtype.isnative else "<")))
-                for view in views:
-                    for last in (0, 1):
-                        check(view, 0, 1, last, op)
+                check_orders(x, x[::-1], 0, 1, op)
         x = random_array(rng, (3, 250, cols), dtype, True)
         for last, direction in ((False, "increasing"), (True, "decreasing")):
             got = reduce(x, (0, 1), axis_direction=direction)
