@@ -188,6 +188,37 @@ def test_column_mode(isa, dtype):
     check_all(x[:, :, ::2], 1)  # strided columns
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_column_folds_of_few_rows_in_registers(isa, dtype):
+    """Up to 16 rows fold together, a line of columns at a time, with each
+    column's row kept in a lane: every row count from 2 to 17 (17 folds row
+    by row), column counts around a line and a vector, each column's extreme
+    (and NaN for floats) planted in its first, last or a middle row, ties of
+    it in several rows; a reversed and a byte-swapped view; and the fold
+    continued over an outer reduced axis, where a later slice's tie must not
+    (first) or must (last) take the column."""
+    rng = np.random.default_rng(41)
+    for rows in range(2, 18):
+        for cols in (16, 64 // dtype.itemsize + 3, 200):
+            x = sample(rng, dtype, (rows, cols), spread=3)
+            planted = rng.integers(0, 3, cols)
+            where = np.choose(planted, [0, rows - 1, rows // 2])
+            x[where, np.arange(cols)] = 5
+            tied = rng.random(cols) < 0.3  # a second maximum in a random row
+            x[rng.integers(0, rows, cols)[tied], np.arange(cols)[tied]] = 5
+            if is_float(dtype):
+                x[rng.integers(0, rows, 3), rng.integers(0, cols, 3)] = np.nan
+            check_all(x, 0)
+            check_all(x[::-1], 0)
+            if dtype != BFLOAT16:
+                check_all(x.astype(dtype.newbyteorder()), 0)
+    x = sample(rng, dtype, (3, 5, 300), spread=2)
+    for op, fn in (("max", argext.reduce_argmax), ("min", argext.reduce_argmin)):
+        for direction in ("increasing", "decreasing"):
+            want = multi_axis_reference(x, (0, 1), last=direction == "decreasing", op=op)
+            assert np.array_equal(fn(x, (0, 1), axis_direction=direction), want), (op, direction)
+
+
 def planted_folds(rng, dtype, rows, cols, block):
     """A (rows, cols) fold whose ties of the maximum and minimum (and NaN for
     floats) sit on the rows around the kernel's 128-row chunks and the columns

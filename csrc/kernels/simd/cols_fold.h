@@ -1,6 +1,7 @@
 /*
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
- * bn >= V_BYTES / W contiguous columns folded over `rows` rows. With
+ * bn >= V_BYTES / W contiguous columns folded over `rows` rows. Up to
+ * TILE_ROWS rows are taken together in registers (cols_tile). Otherwise, with
  * masked stores the first CHUNKED_ROWS rows go two at a time and
  * branch-free: one load and store of the best keys per two input vectors
  * keeps the loop short enough for the core to have many lines in flight
@@ -116,12 +117,92 @@ VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw,
     }
 }
 
+/* The best keys kb and their rows ri (as lanes) of g vectors of columns
+   from q over nt rows, in registers. */
+VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *kb, vec *ri,
+                            int last, int op, int kind, int64_t inf, int sw)
+{
+    ARGEXT_UNROLL
+    for (int u = 0; u < g; u++) {
+        kb[u] = L(keys_at)(q + u * V_BYTES, op, kind, inf, sw);
+        ri[u] = L(v_set1)(0);
+    }
+    if (nt >= TILE_PREFETCH_ROWS)
+        for (int64_t t = 0; t < nt; t++)
+            argext_prefetch(q + t * rs + TILE_PREFETCH);
+    for (int64_t t = 1; t < nt; t++) {
+        const vec row = L(v_set1)(t);
+        ARGEXT_UNROLL
+        for (int u = 0; u < g; u++) {
+            const vec k = L(keys_at)(q + t * rs + u * V_BYTES, op, kind, inf, sw);
+            ri[u] = last ? L(v_sel_gt)(kb[u], k, row, ri[u]) : L(v_sel_gt)(k, kb[u], ri[u], row);
+            kb[u] = L(v_max)(kb[u], k);
+        }
+    }
+}
+
+/* One vector's result (columns from jj) into best and idx, where row t
+   has flat index at[t]; init: the rows are the fold's first. */
+VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, const int64_t *at, char *best,
+                           int64_t *idx, vec flip, int last, int init)
+{
+    enum { LANES = V_BYTES / W };
+    LANE_INT row[LANES];
+    v_store((char *)row, ri);
+    if (init) {
+        v_store(best + jj * W, v_xor(kb, flip));
+        for (int l = 0; l < LANES; l++)
+            idx[jj + l] = at[row[l]];
+        return;
+    }
+    const vec b = v_xor(v_load(best + jj * W), flip);
+    const uint64_t up = last ? L(v_ge)(kb, b) : L(v_gt)(kb, b);
+    if (!up)
+        return;
+    v_store(best + jj * W, v_xor(L(v_max)(kb, b), flip));
+    for (int l = 0; l < LANES; l++) /* branch-free: which lanes improve is random */
+        idx[jj + l] = (up >> (l * MASK_BITS(W))) & 1 ? at[row[l]] : idx[jj + l];
+}
+
+/* The fold of rows <= TILE_ROWS rows, a line of columns at a time: each
+   column's best over the rows in registers, then one store of its key and
+   index. One pass over the rows' lines side by side and no store per
+   row, where the row-at-a-time fold rereads and rewrites the block's keys
+   and indices for every row (from L3 when they outgrow L2: Zen 3's 512
+   KiB holds neither for 256 KiB of each row). */
+VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
+                          int64_t f0, char *best, int64_t *idx, vec flip, int last, int init,
+                          int op, int kind, int64_t inf, int sw)
+{
+    enum { LANES = V_BYTES / W, G = TILE_VECS };
+    int64_t at[TILE_ROWS];
+    for (int64_t t = 0; t < rows; t++)
+        at[t] = f0 + t * fw;
+    vec kb[G], ri[G];
+    int64_t j = 0;
+    for (; j + G * LANES <= bn; j += G * LANES) {
+        L(tile_reduce)(p + j * W, rows, rs, G, kb, ri, last, op, kind, inf, sw);
+        ARGEXT_UNROLL
+        for (int u = 0; u < G; u++)
+            L(tile_merge)(j + u * LANES, kb[u], ri[u], at, best, idx, flip, last, init);
+    }
+    for (; j < bn; j += LANES) { /* the last may overlap the one before: idempotent */
+        const int64_t jj = L(cols_vector)(j, bn);
+        L(tile_reduce)(p + jj * W, rows, rs, 1, kb, ri, last, op, kind, inf, sw);
+        L(tile_merge)(jj, kb[0], ri[0], at, best, idx, flip, last, init);
+    }
+}
+
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start. */
 VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
                           int64_t f0, int last, int init, char *best, int64_t *idx,
                           int8_t *row_of, int op, int kind, int64_t inf, int sw)
 {
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
+    if (rows <= TILE_ROWS) {
+        L(cols_tile)(p, rows, rs, fw, bn, f0, best, idx, flip, last, init, op, kind, inf, sw);
+        return;
+    }
     int64_t r = 0;
     if (init) {
         const uintptr_t pf0 = L(cols_ahead)(p, 1, rows, rs, bn);
