@@ -27,7 +27,7 @@ typedef __m256i vec;
 #define ISA_CMP_S64 1 /* pcmpgtq */
 #define ISA_FILTER_SCAN 0
 #define ISA_MASKED_LOAD 0
-#define ISA_MASKED_STORE 0
+#define ISA_MASKED_STORE 1 /* row bytes blended, not masked stores (v_store_row_S below) */
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT 1
 #define ISA_COMPRESS 0
@@ -106,6 +106,41 @@ VINLINE void v_store_index_s32(int64_t *idx, vmask up, int64_t f)
     store_index_quad(idx + 4, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(up, 1)), f);
 }
 VINLINE void v_store_index_s64(int64_t *idx, vmask up, int64_t f) { store_index_quad(idx, up, f); }
+
+/* rows[l] = r for every lane l set in `up`: the lane masks narrowed to one
+   byte a lane and blended into the row bytes (a load and a store of them;
+   AVX2 has no masked byte store). */
+VINLINE void v_store_row_s8(int8_t *rows, vmask up, int r)
+{
+    __m256i *q = (__m256i *)rows;
+    _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), _mm256_set1_epi8((char)r), up));
+}
+VINLINE void v_store_row_s16(int8_t *rows, vmask up, int r)
+{
+    __m128i *q = (__m128i *)rows;
+    const __m128i m = _mm_packs_epi16(_mm256_castsi256_si128(up), _mm256_extracti128_si256(up, 1));
+    _mm_storeu_si128(q, _mm_blendv_epi8(_mm_loadu_si128(q), _mm_set1_epi8((char)r), m));
+}
+/* 4 or 8 lanes: their masks narrowed to the low 4 or 8 bytes. */
+VINLINE __m128i row_bytes_mask(vmask up, int w)
+{
+    __m128i m = _mm_packs_epi32(_mm256_castsi256_si128(up), _mm256_extracti128_si256(up, 1));
+    m = _mm_packs_epi16(m, m);
+    return w == 8 ? _mm_shuffle_epi8(m, _mm_setr_epi8(0, 2, 4, 6, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)) : m;
+}
+VINLINE void v_store_row_s32(int8_t *rows, vmask up, int r)
+{
+    const __m128i old = _mm_loadl_epi64((const __m128i *)rows);
+    _mm_storel_epi64((__m128i *)rows, _mm_blendv_epi8(old, _mm_set1_epi8((char)r), row_bytes_mask(up, 4)));
+}
+VINLINE void v_store_row_s64(int8_t *rows, vmask up, int r)
+{
+    int32_t old;
+    memcpy(&old, rows, 4);
+    const __m128i b = _mm_blendv_epi8(_mm_cvtsi32_si128(old), _mm_set1_epi8((char)r), row_bytes_mask(up, 8));
+    const int32_t x = _mm_cvtsi128_si32(b);
+    memcpy(rows, &x, 4);
+}
 
 #define ISA AVX2
 #include "kernels/simd/template.h"

@@ -45,7 +45,8 @@
  *                      `active` unread) and v_sel_active_S(active, a, fill).
  *                      0: they run the baseline.
  *   ISA_MASKED_STORE   the column fold's rows note each column's row
- *                      in a byte. 1 requires v_store_row_S(rows, up, r).
+ *                      in a byte. 1 requires v_store_row_S(rows, up, r)
+ *                      (a masked byte store, or the bytes blended: AVX2).
  *                      0: they store indices directly (v_store_index_S).
  *   ISA_LANE_INDEX     dense short rows find their indices eight rows at a
  *                      time in one vector of int64 lanes (V_BYTES 64).
