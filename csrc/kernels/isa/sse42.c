@@ -7,6 +7,7 @@
 
 #ifdef ARGEXT_X86_64
 #include <nmmintrin.h>
+#include <string.h>
 
 #include "kernels/targets.h"
 

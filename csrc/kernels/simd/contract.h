@@ -46,7 +46,7 @@
  *                      0: they run the baseline.
  *   ISA_MASKED_STORE   the column fold's rows note each column's row
  *                      in a byte. 1 requires v_store_row_S(rows, up, r)
- *                      (a masked byte store, or the bytes blended: AVX2).
+ *                      (a masked byte store, or the bytes blended: AVX2, SSE4.2).
  *                      0: they store indices directly (v_store_index_S).
  *   ISA_LANE_INDEX     dense short rows find their indices eight rows at a
  *                      time in one vector of int64 lanes (V_BYTES 64).
