@@ -127,9 +127,9 @@ VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *k
         kb[u] = L(keys_at)(q + u * V_BYTES, op, kind, inf, sw);
         ri[u] = L(v_set1)(0);
     }
-    if (nt >= TILE_PREFETCH_ROWS)
+    if (nt >= TILE_PREFETCH_ROWS) /* past the rows' end: the address formed as an integer */
         for (int64_t t = 0; t < nt; t++)
-            argext_prefetch(q + t * rs + TILE_PREFETCH);
+            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(t * rs + TILE_PREFETCH)));
     for (int64_t t = 1; t < nt; t++) {
         const vec row = L(v_set1)(t);
         ARGEXT_UNROLL
