@@ -117,19 +117,73 @@ VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw,
     }
 }
 
+/* The rows' lines TILE_PREFETCH bytes on asked for, from TILE_PREFETCH_ROWS
+   rows (past the rows' end: the address formed as an integer). */
+VINLINE void L(tile_prefetch)(const char *q, int64_t nt, int64_t rs)
+{
+    if (nt >= TILE_PREFETCH_ROWS)
+        for (int64_t t = 0; t < nt; t++)
+            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(t * rs + TILE_PREFETCH)));
+}
+
+#ifdef FLANE
+/* tile_reduce by float compares: half the instructions of keys; kb keyed
+   at the end (-0.0 and +0.0 equal in both). Returns 0 where the tile holds
+   a NaN (which the float extreme may drop): tile_reduce then ranks it by
+   keys. The NaN-skipping operators' loads hold none. */
+VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int g, vec *kb, vec *ri,
+                                  int last, int op, int kind, int64_t inf, int sw)
+{
+    const int is_min = ARGEXT_OP_IS_MIN(op), nan_test = !ARGEXT_OP_SKIPS_NAN(op);
+    fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
+    vec x[TILE_VECS];
+    ARGEXT_UNROLL
+    for (int u = 0; u < g; u++) {
+        kb[u] = x[u] = F(v_load_floats)(q + u * V_BYTES, op, inf, sw);
+        ri[u] = L(v_set1)(0);
+    }
+    for (int64_t t = 1;; t++) {
+        if (nan_test && !ISA_FMAX_KEEPS_NAN) /* a pair of vectors per test */
+            for (int u = 0; u < g; u += 2)
+                nan = v_for(nan, F(v_funord)(x[u], x[u + 1 < g ? u + 1 : u]));
+        if (t == nt)
+            break;
+        const vec row = L(v_set1)(t);
+        ARGEXT_UNROLL
+        for (int u = 0; u < g; u++) {
+            x[u] = F(v_load_floats)(q + t * rs + u * V_BYTES, op, inf, sw);
+            const fmask up = is_min ? (last ? F(v_fge)(kb[u], x[u]) : F(v_fgt)(kb[u], x[u]))
+                                    : (last ? F(v_fge)(x[u], kb[u]) : F(v_fgt)(x[u], kb[u]));
+            ri[u] = F(v_fblend)(up, ri[u], row);
+            kb[u] = F(v_fext)(is_min, kb[u], x[u]);
+        }
+    }
+    if (nan_test && ISA_FMAX_KEEPS_NAN) /* the extreme is NaN where a lane held one */
+        for (int u = 0; u < g; u++)
+            nan = v_for(nan, F(v_funord)(kb[u], kb[u]));
+    if (nan_test && v_fany(nan))
+        return 0;
+    for (int u = 0; u < g; u++)
+        kb[u] = L(v_keys)(kb[u], op, kind, inf);
+    return 1;
+}
+#endif
+
 /* The best keys kb and their rows ri (as lanes) of g vectors of columns
    from q over nt rows, in registers. */
 VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *kb, vec *ri,
                             int last, int op, int kind, int64_t inf, int sw)
 {
+    L(tile_prefetch)(q, nt, rs);
+#ifdef FLANE
+    if (kind == ARGEXT_KIND_FLOAT && F(tile_reduce_floats)(q, nt, rs, g, kb, ri, last, op, kind, inf, sw))
+        return;
+#endif
     ARGEXT_UNROLL
     for (int u = 0; u < g; u++) {
         kb[u] = L(keys_at)(q + u * V_BYTES, op, kind, inf, sw);
         ri[u] = L(v_set1)(0);
     }
-    if (nt >= TILE_PREFETCH_ROWS) /* past the rows' end: the address formed as an integer */
-        for (int64_t t = 0; t < nt; t++)
-            argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(t * rs + TILE_PREFETCH)));
     for (int64_t t = 1; t < nt; t++) {
         const vec row = L(v_set1)(t);
         ARGEXT_UNROLL
