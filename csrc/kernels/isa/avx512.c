@@ -89,6 +89,8 @@ VINLINE int v_fany(fmask m) { return m != 0; }
 VINLINE uint64_t v_fbits(fmask m) { return m; }
 VINLINE vec v_fblend_f32(fmask m, vec a, vec b) { return _mm512_mask_mov_epi32(a, (__mmask16)m, b); }
 VINLINE vec v_fblend_f64(fmask m, vec a, vec b) { return _mm512_mask_mov_epi64(a, (__mmask8)m, b); }
+VINLINE vmask v_fvmask_f32(fmask m) { return m; } /* a bit per lane in both */
+VINLINE vmask v_fvmask_f64(fmask m) { return m; }
 
 /* idx[l] = f for every lane l set in `up` (int64 indices, 8 per store). */
 VINLINE void v_store_index_s64(int64_t *idx, vmask up, int64_t f)

@@ -8,4 +8,5 @@ VINLINE vmask L(v_gem)(vec a, vec b) { return L(v_cmpge)(a, b); }
 VINLINE vec L(v_sel_gt)(vec x, vec y, vec a, vec b) { return v_blend(L(v_cmpgt)(x, y), a, b); }
 #ifdef FLANE
 VINLINE vec F(v_fblend)(fmask m, vec a, vec b) { return v_blend(m, a, b); }
+VINLINE vmask F(v_fvmask)(fmask m) { return m; } /* both whole-lane masks */
 #endif

@@ -54,43 +54,107 @@ VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, 
     v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
 }
 
+#ifdef FLANE
+/* cols_pair on best held as floats (float32/float64): compares and float
+   extremes, about half the instructions of keys. A pair that holds a NaN
+   goes by keys (NaN wins); a NaN best stays, the float extreme returning
+   its NaN second operand (x86) or any NaN operand (NEON). */
+VINLINE void F(cols_pair_floats)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0,
+                                 uintptr_t pf1, char *best, vmask *u0, vmask *u1, int last, int op,
+                                 int kind, int64_t inf, int sw)
+{
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    const vec x0 = F(v_load_floats)(q + jj * W, op, inf, sw);
+    const vec x1 = F(v_load_floats)(q + rs + jj * W, op, inf, sw);
+    const vec b = v_load(best + jj * W);
+    if (!ARGEXT_OP_SKIPS_NAN(op) && v_fany(F(v_funord)(x0, x1))) {
+        const vec k0 = L(v_keys)(x0, op, kind, inf), k1 = L(v_keys)(x1, op, kind, inf);
+        const vec kb = L(v_keys)(b, op, kind, inf), kb1 = L(v_max)(k0, kb);
+        *u0 = last ? L(v_gem)(k0, kb) : L(v_gtm)(k0, kb);
+        *u1 = last ? L(v_gem)(k1, kb1) : L(v_gtm)(k1, kb1);
+        v_store(best + jj * W, F(v_floats_of_keys)(L(v_max)(k1, kb1), op));
+        return;
+    }
+    const vec b1 = F(v_fext)(is_min, x0, b);
+    *u0 = F(v_fvmask)(F(v_fbetter)(x0, b, is_min, last));
+    *u1 = F(v_fvmask)(F(v_fbetter)(x1, b1, is_min, last));
+    v_store(best + jj * W, F(v_fext)(is_min, x1, b1));
+}
+
+/* best's bn (>= a vector) keys as floats (to_floats), or back. The last
+   vector, which may overlap the one before it, is converted from the
+   values as they were first. */
+VINLINE void F(cols_best_as)(char *best, int64_t bn, int to_floats, int op, int kind, int64_t inf)
+{
+    enum { LANES = V_BYTES / W };
+    const vec t = v_load(best + (bn - LANES) * W);
+    const vec tail = to_floats ? F(v_floats_of_keys)(t, op) : L(v_keys)(t, op, kind, inf);
+    for (int64_t j = 0; j + LANES <= bn; j += LANES) {
+        const vec x = v_load(best + j * W);
+        v_store(best + j * W, to_floats ? F(v_floats_of_keys)(x, op) : L(v_keys)(x, op, kind, inf));
+    }
+    v_store(best + (bn - LANES) * W, tail);
+}
+#endif
+
 /* Rows r and r1 (r + 1, or r alone) of a chunk from row c0: where a column
-   improves, row_of = its row less c0 (a byte). */
+   improves, row_of = its row less c0 (a byte). Float lanes (floats) with
+   best held as floats. */
 VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t rows, int64_t rs,
                                 int64_t bn, int64_t c0, char *best, int8_t *row_of, vec flip,
-                                int last, int op, int kind, int64_t inf, int sw)
+                                int floats, int last, int op, int kind, int64_t inf, int sw)
 {
     const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
     const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         int64_t jj = L(cols_vector)(j, bn);
         vmask u0, u1;
-        L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, op, kind,
-                     inf, sw);
+#ifdef FLANE
+        if (floats)
+            F(cols_pair_floats)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, last, op,
+                                kind, inf, sw);
+        else
+#else
+        (void)floats;
+#endif
+            L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, op,
+                         kind, inf, sw);
         L(v_store_row)(row_of + jj, u0, (int)(r - c0));
         L(v_store_row)(row_of + jj, u1, (int)(r1 - c0));
     }
 }
 
 /* Rows from r on in chunks of ROW_CHUNK, by row bytes (init: row 0 is
-   already in best and every column's byte starts at it). */
+   already in best and every column's byte starts at it). Float32/float64
+   keep best as floats meanwhile. */
 VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t fw,
                             int64_t bn, int64_t f0, int init, char *best, int64_t *idx,
                             int8_t *row_of, vec flip, int last, int op, int kind, int64_t inf,
                             int sw)
 {
+    const int floats = W >= 4 && kind == ARGEXT_KIND_FLOAT;
+#ifdef FLANE
+    if (floats)
+        F(cols_best_as)(best, bn, 1, op, kind, inf);
+#endif
     for (int64_t c0 = init ? 0 : r; c0 < rows && c0 < CHUNKED_ROWS; c0 = r, init = 0) {
         const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
         memset(row_of, init ? 0 : -1, (size_t)bn);
         for (; r < c1; r += 2)
             L(cols_pair_bytes)(p, r, r + 1 < c1 ? r + 1 : r, rows, rs, bn, c0, best, row_of, flip,
-                               last, op, kind, inf, sw);
+                               floats, last, op, kind, inf, sw);
         r = c1;
         const int64_t f = f0 + c0 * fw;
         for (int64_t j = 0; j < bn; j++)
             if (row_of[j] >= 0)
                 idx[j] = f + row_of[j] * fw;
     }
+#ifdef FLANE
+    if (floats)
+        F(cols_best_as)(best, bn, 0, op, kind, inf);
+#endif
 }
 #endif
 
@@ -152,9 +216,7 @@ VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int g, 
         ARGEXT_UNROLL
         for (int u = 0; u < g; u++) {
             x[u] = F(v_load_floats)(q + t * rs + u * V_BYTES, op, inf, sw);
-            const fmask up = is_min ? (last ? F(v_fge)(kb[u], x[u]) : F(v_fgt)(kb[u], x[u]))
-                                    : (last ? F(v_fge)(x[u], kb[u]) : F(v_fgt)(x[u], kb[u]));
-            ri[u] = F(v_fblend)(up, ri[u], row);
+            ri[u] = F(v_fblend)(F(v_fbetter)(x[u], kb[u], is_min, last), ri[u], row);
             kb[u] = F(v_fext)(is_min, kb[u], x[u]);
         }
     }

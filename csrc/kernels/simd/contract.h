@@ -30,6 +30,7 @@
  *                            with NaN) and the unordered test
  *   v_for, v_fany, v_fbits   or, any lane set, MASK_BITS bits per lane
  *   v_fblend_F(m, a, b)      m ? b : a, per lane
+ *   v_fvmask_F(m)            a float comparison as a vmask of its lanes
  * Capabilities, each 0 or 1, each chosen here and nowhere else:
  *   ISA_CMP_S64        64-bit lanes compare in one instruction. 0: the
  *                      int64/uint64 column folds and batched rows run the

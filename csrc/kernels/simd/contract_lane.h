@@ -18,7 +18,8 @@ static inline void L(contract)(void)
     contract_binary fext[] = {F(v_fmax), F(v_fmin)};
     contract_fcompare fcompare[] = {F(v_fgt), F(v_fge), F(v_feq), F(v_funord)};
     vec (*fblend)(fmask, vec, vec) = F(v_fblend);
-    (void)fext, (void)fcompare, (void)fblend;
+    vmask (*fvmask)(fmask) = F(v_fvmask);
+    (void)fext, (void)fcompare, (void)fblend, (void)fvmask;
 #if ISA_FMAX_KEEPS_NAN
     contract_binary fext_num[] = {F(v_fmax_num), F(v_fmin_num)};
     (void)fext_num;

@@ -15,6 +15,13 @@ VINLINE vec L(v_bswap)(vec x) { return x; } /* one byte: nothing to swap */
 /* Float lanes: the larger (is_min: the smaller). */
 VINLINE vec F(v_fext)(int is_min, vec a, vec b) { return is_min ? F(v_fmin)(a, b) : F(v_fmax)(a, b); }
 
+/* Lanes where x goes before the best b: larger (is_min: smaller), or
+   equal too for the last occurrence; false where either is NaN. */
+VINLINE fmask F(v_fbetter)(vec x, vec b, int is_min, int last)
+{
+    return last ? (is_min ? F(v_fge)(b, x) : F(v_fge)(x, b)) : (is_min ? F(v_fgt)(b, x) : F(v_fgt)(x, b));
+}
+
 /* The extreme of x and a non-NaN y, y where x is NaN. */
 VINLINE vec F(v_fext_num)(int is_min, vec x, vec y)
 {

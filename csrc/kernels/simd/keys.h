@@ -143,6 +143,15 @@ VINLINE uint64_t L(bits_above)(const L(bits_form) *b, vec x)
 }
 
 #ifdef FLANE
+/* Float lanes from their keys (v_keys inverted): -0.0 comes back as +0.0,
+   a NaN as the NaN of bits SMAX (its key). */
+VINLINE vec F(v_floats_of_keys)(vec k, int op)
+{
+    const vec m = ARGEXT_OP_IS_MIN(op) ? v_xor(k, L(v_set1)(-1)) : k, s = L(v_sign)(m);
+    const vec x = v_or(L(v_sub)(v_xor(m, s), s), v_and(s, L(v_set1)(SMIN(W))));
+    return L(v_sel_gt)(k, L(v_set1)(SMAX(W) - 1), x, k);
+}
+
 /* Float lanes at q as the float scans compare them: the NaN-skipping
    operators read a NaN as the infinity that never wins (-inf for
    nanargmax, +inf for nanargmin), as their keys do (dtypes.h). */

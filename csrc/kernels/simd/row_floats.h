@@ -49,9 +49,7 @@ VINLINE int F(chunk_floats)(const char *q0, int64_t nb, int last, vec *maxv, vec
         if (b == 0) {
             ext = acc;
         } else {
-            fmask better = last ? (is_min ? F(v_fge)(ext, acc) : F(v_fge)(acc, ext))
-                                : (is_min ? F(v_fgt)(ext, acc) : F(v_fgt)(acc, ext));
-            bi = F(v_fblend)(better, bi, cur);
+            bi = F(v_fblend)(F(v_fbetter)(acc, ext, is_min, last), bi, cur);
             ext = F(v_fext)(is_min, ext, acc);
         }
         cur = L(v_sub)(cur, minus_one);
