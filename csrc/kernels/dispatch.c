@@ -27,10 +27,10 @@ typedef char isa_list_matches_argext_h[(0 ARGEXT_ISAS(ISA_COUNTED)) == ARGEXT_IS
 static const struct {
     const char *name;
     int rank;
-    const argext_kernel_table *table; /* 0: not built for this architecture */
+    const argext_kernel_table *table; /* 0: not built (platform.h) */
 } isas[ARGEXT_ISA_COUNT] = {
 #define ISA_ENTRY(ENUM, NAME, RANK, ARCH, TARGET, MSVC) \
-    [ARGEXT_ISA_##ENUM] = {#NAME, RANK, ARGEXT_ON_##ARCH(&argext_kernels_##NAME)},
+    [ARGEXT_ISA_##ENUM] = {#NAME, RANK, ARGEXT_ON_##ARCH(ARGEXT_KEPT_##ENUM(&argext_kernels_##NAME))},
     ARGEXT_ISAS(ISA_ENTRY)
 #undef ISA_ENTRY
 };

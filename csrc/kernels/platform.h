@@ -35,6 +35,38 @@
 #define ARGEXT_ON_AARCH64(x) 0
 #endif
 
+/* ARGEXT_KEPT_<ENUM>(x): x unless -DARGEXT_NO_<ENUM> leaves that level of
+   isa_list.h out of the build (its file compiles to nothing, dispatch never
+   picks it): a quicker build without levels a test or a deployment does not
+   need (CI's sanitizer and MinGW builds keep the baseline and this CPU's
+   best). A level is built where ARGEXT_ON_<arch>(ARGEXT_KEPT_<ENUM>(1)). */
+#define ARGEXT_KEPT_BASELINE(x) x
+#ifdef ARGEXT_NO_SSE2
+#define ARGEXT_KEPT_SSE2(x) 0
+#else
+#define ARGEXT_KEPT_SSE2(x) x
+#endif
+#ifdef ARGEXT_NO_SSE42
+#define ARGEXT_KEPT_SSE42(x) 0
+#else
+#define ARGEXT_KEPT_SSE42(x) x
+#endif
+#ifdef ARGEXT_NO_AVX2
+#define ARGEXT_KEPT_AVX2(x) 0
+#else
+#define ARGEXT_KEPT_AVX2(x) x
+#endif
+#ifdef ARGEXT_NO_AVX512
+#define ARGEXT_KEPT_AVX512(x) 0
+#else
+#define ARGEXT_KEPT_AVX512(x) x
+#endif
+#ifdef ARGEXT_NO_NEON
+#define ARGEXT_KEPT_NEON(x) 0
+#else
+#define ARGEXT_KEPT_NEON(x) x
+#endif
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #endif

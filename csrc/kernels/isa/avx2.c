@@ -6,7 +6,7 @@
  */
 #include "kernels/platform.h"
 
-#ifdef ARGEXT_X86_64
+#if ARGEXT_ON_X86_64(ARGEXT_KEPT_AVX2(1))
 #include <immintrin.h>
 #include <string.h>
 
@@ -147,4 +147,4 @@ VINLINE void v_store_row_s64(int8_t *rows, vmask up, int r)
 
 ISA_TARGET_END
 
-#endif /* ARGEXT_X86_64 */
+#endif /* ARGEXT_ON_X86_64(ARGEXT_KEPT_AVX2(1)) */

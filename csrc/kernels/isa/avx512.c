@@ -8,7 +8,7 @@
  */
 #include "kernels/platform.h"
 
-#ifdef ARGEXT_X86_64
+#if ARGEXT_ON_X86_64(ARGEXT_KEPT_AVX512(1))
 #include <immintrin.h>
 #include <string.h>
 
@@ -168,4 +168,4 @@ VINLINE vec v_row_index8(const uint64_t *e, int64_t r0, int64_t per, int64_t bit
 
 ISA_TARGET_END
 
-#endif /* ARGEXT_X86_64 */
+#endif /* ARGEXT_ON_X86_64(ARGEXT_KEPT_AVX512(1)) */

@@ -6,7 +6,7 @@
  */
 #include "kernels/platform.h"
 
-#ifdef ARGEXT_AARCH64
+#if ARGEXT_ON_AARCH64(ARGEXT_KEPT_NEON(1))
 #include <string.h>
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <arm64_neon.h>
@@ -108,4 +108,4 @@ VINLINE void v_store_index_pair(int64_t *idx, vec m, int64_t f)
 #define ISA NEON
 #include "kernels/simd/template.h"
 
-#endif /* ARGEXT_AARCH64 */
+#endif /* ARGEXT_ON_AARCH64(ARGEXT_KEPT_NEON(1)) */

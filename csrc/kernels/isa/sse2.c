@@ -4,7 +4,7 @@
  */
 #include "kernels/platform.h"
 
-#ifdef ARGEXT_X86_64
+#if ARGEXT_ON_X86_64(ARGEXT_KEPT_SSE2(1))
 #include <emmintrin.h>
 
 #include "kernels/targets.h"
@@ -19,4 +19,4 @@ ISA_TARGET_BEGIN(SSE2)
 
 ISA_TARGET_END
 
-#endif /* ARGEXT_X86_64 */
+#endif /* ARGEXT_ON_X86_64(ARGEXT_KEPT_SSE2(1)) */

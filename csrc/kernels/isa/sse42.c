@@ -5,7 +5,7 @@
  */
 #include "kernels/platform.h"
 
-#ifdef ARGEXT_X86_64
+#if ARGEXT_ON_X86_64(ARGEXT_KEPT_SSE42(1))
 #include <nmmintrin.h>
 #include <string.h>
 
@@ -21,4 +21,4 @@ ISA_TARGET_BEGIN(SSE42)
 
 ISA_TARGET_END
 
-#endif /* ARGEXT_X86_64 */
+#endif /* ARGEXT_ON_X86_64(ARGEXT_KEPT_SSE42(1)) */
