@@ -38,6 +38,10 @@ EVERY_LEVEL_SUITES = {
     "test_front": 4, "test_onnx_ops": 4, "test_spec_examples": 4, "test_topk": 4,
     "test_threads": 8, "test_fuzz": 8,  # 8 MiB inputs at four thread counts; hypothesis runs
 }
+# The tests that ask for the level themselves (`isa`: the kernels' paths, test_isa.py and
+# test_topk.py's) each case at the best level and one case in ISA_DRAW at each other level:
+# the C driver checks every level too (.ci/valgrind, natively and under memcheck).
+ISA_DRAW = 2
 ONE_DRAW = os.environ.get("ARGEXT_TEST_ISA_DRAW")
 
 
@@ -52,8 +56,8 @@ def _at_level(level):
 
 @pytest.fixture(params=LEVELS)
 def isa(request):
-    """Runs the test at each kernel ISA level this machine supports, every case at
-    every level, then restores the level that was in use."""
+    """Runs the test at each kernel ISA level this machine supports (every case at the
+    best, a draw of them at the others: ISA_DRAW), then restores the level that was in use."""
     yield from _at_level(request.param)
 
 
@@ -78,20 +82,22 @@ def _isa_level(request):
         yield from _at_level(callspec.params["isa_level"])
 
 
-def _drawn(item):
+def _drawn(item, param):
     """Whether a test below the best level is in its level's draw: a hash of its test id
     (which names the level, so each level draws other cases)."""
-    if item.callspec.params["isa_level"] == LEVELS[-1]:
+    if item.callspec.params[param] == LEVELS[-1]:
         return True
-    draw = int(ONE_DRAW) if ONE_DRAW else EVERY_LEVEL_SUITES[_suite(item.module)]
+    draw = ISA_DRAW if param == "isa" else EVERY_LEVEL_SUITES[_suite(item.module)]
+    draw = int(ONE_DRAW) if ONE_DRAW else draw
     return zlib.crc32(item.nodeid.encode()) % draw == 0
 
 
 def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
-        at_level = "isa_level" in getattr(getattr(item, "callspec", None), "params", {})
-        (keep if not at_level or _drawn(item) else drop).append(item)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        param = next((p for p in ("isa_level", "isa") if p in params), None)
+        (keep if param is None or _drawn(item, param) else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
