@@ -17,8 +17,8 @@
  * Built by .ci/sanitize under ASan+UBSan, ThreadSanitizer and valgrind, and
  * by .ci/cross for other targets.
  * Usage: [ARGEXT_ISA=level] driver [fuzz_iterations [seed [threads]]] (threads 0 skips
- * the threaded checks); prints "driver: N passed, M failed". With ARGEXT_ISA, that
- * level only.
+ * the threaded checks, 2 runs them alone: ThreadSanitizer's run); prints "driver: N
+ * passed, M failed". With ARGEXT_ISA, that level only.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200112L /* setenv */
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
               argext_isa_name(argext_get_isa()));
     }
     CHECK(argext_set_num_threads(1) == ARGEXT_OK, "set_num_threads(1)");
-    for (int isa = 0; isa < ARGEXT_ISA_COUNT; isa++)
+    for (int isa = 0; isa < ARGEXT_ISA_COUNT && threaded != 2; isa++)
         if (argext_isa_supported((argext_isa)isa) &&
             (!only || strcmp(argext_isa_name((argext_isa)isa), only) == 0))
             test_level((argext_isa)isa, iterations);
