@@ -271,6 +271,46 @@ def test_short_rows_primed_from_two_per_lane(dtype):
         check(x.astype(x.dtype.newbyteorder()), 5, largest=0)
 
 
+BLOCKED = [np.dtype(d) for d in (np.float32, np.float64, np.float16, np.int32, np.uint16, np.int64)]
+
+
+@pytest.mark.parametrize("dtype", BLOCKED + ([BFLOAT16] if BFLOAT16 is not None else []), ids=str)
+def test_short_rows_gathered_from_their_block_maxima(isa, dtype):
+    """At every level: rows in L1 with 3 <= k <= 8 and 2k blocks or more,
+    whose prime keeps each block's maximum (eight vectors: 128, 256 or 512
+    bytes) and whose gather reads only the blocks above the threshold: the
+    k best (or a NaN, which the block's float maximum may drop) at the first
+    and last element of blocks, in the whole vectors after the last block
+    and in the row's last partial vector, rows starting off a vector
+    boundary, byte-swapped rows, both largest and sorted."""
+    rng = np.random.default_rng(47)
+    w = dtype.itemsize
+    for n in sorted({16384 // w, 8192 // w + 3 * 16 // w + 1, 6000 // w, 5000 // w + 5}):
+        buf = sample(rng, (n + 64 // w,), dtype, ties=False, nan=False)
+        for off in (0, 1):
+            base = buf[off:off + n]
+            edges = {0, n - 1, n - 2, n - 64 // w - 1}
+            for block in (128, 256, 512):
+                edges |= {j * block // w + d for j in (1, 3, n * w // block - 1) for d in (-1, 0)}
+            edges = np.array(sorted(e for e in edges if 0 <= e < n))
+            for k in (3, 5, 8):
+                for planted in (edges[:k], edges[-k:], rng.choice(edges, k, replace=False)):
+                    x = base.copy()
+                    x[planted] = np.max(x) if is_float(dtype) else np.iinfo(dtype).max
+                    check(x, k)
+                    check(x, k, largest=0, sorted=0)
+                    if dtype != BFLOAT16:
+                        check(x.astype(x.dtype.newbyteorder()), k)
+                if is_float(dtype):
+                    for at in edges[::3]:
+                        x = base.copy()
+                        x[at] = np.nan
+                        check(x, k)
+                        check(x, k, largest=0)
+                        x[rng.choice(n, 4)] = -np.inf
+                        check(x, k, largest=0, sorted=0)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_rows_starting_anywhere_in_a_vector(dtype):
     """Rows whose first element lies at every element offset of a 64-byte

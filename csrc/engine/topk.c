@@ -62,7 +62,8 @@ static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int6
 {
     argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 0, 1,
                            t->k <= ARGEXT_TOPK_SMALL_K,
-                           task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES, by_index};
+                           task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES, by_index,
+                           0};
     return set;
 }
 

@@ -53,16 +53,22 @@ typedef struct argext_topk_set {
     int small;   /* 1: items in rank order, at most k */
     char *work;  /* ARGEXT_TOPK_WORK_BYTES for a short row's gather, or NULL */
     int by_index; /* 1: the k best are wanted in index order (finish's sorted = 0) */
+    /* The blocks of a short row whose key maxima its prime left in work
+       (simd/topk_scan.h, topk_prime_blocks) for the gather; 0: none. */
+    int64_t blocks;
 } argext_topk_set;
 
 /* Most candidates a short row's scan gathers (simd/topk_scan.h) before it
    keeps only their k best, and the scratch a set carries for that (work):
    their keys (up to 8 bytes) and int32 indices, with a vector's lanes (64
-   at most) to spare. The engine's memory, not the stack: a call keeps
-   within the stack argext.h promises. */
+   at most) to spare; then the key maxima of a short row's blocks (blocks).
+   The engine's memory, not the stack: a call keeps within the stack
+   argext.h promises. */
 #define ARGEXT_TOPK_GATHER 512
 #define ARGEXT_TOPK_WORK_KEYS ((ARGEXT_TOPK_GATHER + 64) * 8) /* the keys' bytes, then the indices */
-#define ARGEXT_TOPK_WORK_BYTES (ARGEXT_TOPK_WORK_KEYS + (ARGEXT_TOPK_GATHER + 64) * 4)
+#define ARGEXT_TOPK_WORK_BLOCKS (ARGEXT_TOPK_WORK_KEYS + (ARGEXT_TOPK_GATHER + 64) * 4)
+#define ARGEXT_TOPK_WORK_BLOCK_BYTES 2048
+#define ARGEXT_TOPK_WORK_BYTES (ARGEXT_TOPK_WORK_BLOCKS + ARGEXT_TOPK_WORK_BLOCK_BYTES)
 
 /* k up to this makes a small set. */
 #define ARGEXT_TOPK_SMALL_K 64
