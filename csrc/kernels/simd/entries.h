@@ -53,16 +53,15 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
    16- and 64-byte vectors, aligned rows of two whole blocks or more, which
    the row scan takes without a head or a tail, faster. Rows off a vector
    boundary (NumPy's large arrays start 16 bytes past a line) stay here:
-   Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. */
+   Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. Longer float
+   rows, up to MID_BLOCK_BYTES, on the levels of MID_BLOCK_ROWS. */
 VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
-    const int64_t vecs = V_BYTES >= 64 ? (W == 1 ? 8 : W == 2 ? 12 : W == 4 && !floats ? 12 : 16)
-                         : V_BYTES >= 32 ? (floats ? 24 : 16)
-                                         : (floats ? 32 : 24);
     if (V_BYTES != 32 && W >= 4 && aligned && n % block == 0 && n >= 2 * block)
         return 0;
-    return n >= lanes && n <= vecs * lanes && !L(scalar)(kind);
+    const int64_t most = floats && MID_BLOCK_ROWS ? MID_BLOCK_BYTES / W : L(mid_row_vecs)(floats) * lanes;
+    return n >= lanes && n <= most && !L(scalar)(kind);
 }
 
 /* The batched rows: dense short rows first, then masked short rows, rows
