@@ -53,14 +53,14 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
    16- and 64-byte vectors, aligned rows of two whole blocks or more, which
    the row scan takes without a head or a tail, faster. Rows off a vector
    boundary (NumPy's large arrays start 16 bytes past a line) stay here:
-   Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. Longer float
-   rows, up to MID_BLOCK_BYTES, on the levels of MID_BLOCK_ROWS. */
+   Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. Longer rows,
+   up to mid_block_bytes, on the levels of MID_BLOCK_ROWS. */
 VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     if (V_BYTES != 32 && W >= 4 && aligned && n % block == 0 && n >= 2 * block)
         return 0;
-    const int64_t most = floats && MID_BLOCK_ROWS ? MID_BLOCK_BYTES / W : L(mid_row_vecs)(floats) * lanes;
+    const int64_t most = MID_BLOCK_ROWS ? L(mid_block_bytes)(floats) / W : L(mid_row_vecs)(floats) * lanes;
     return n >= lanes && n <= most && !L(scalar)(kind);
 }
 

@@ -12,7 +12,7 @@
  * (as the dense path does). No data-dependent branch but the NaN test: the
  * row scan's chunk bookkeeping costs more than these rows take.
  *
- * Longer float rows, up to MID_BLOCK_BYTES, keep each block's extreme
+ * Longer rows, up to mid_block_bytes at avx2, keep each block's extreme
  * instead, and search only the first (last) block holding the row's.
  */
 
@@ -25,16 +25,25 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
                            : (floats ? 32 : 24);
 }
 
-/* Float rows up to this many bytes past mid_row_vecs go by block extremes
-   (mid_row_blocks) at avx2 (MID_BLOCK_ROWS), where that measured faster
-   than the row scan on Zen 3 (in L2, first / last occurrence): float32 rows
-   of 200-512 1.13-1.33x / 1.04-1.25x, float64 of 100-256 1.24-1.52x /
-   1.06-1.23x; float32 rows of 700-768 1.12-1.16x / 0.94-0.97x, rows of 4
-   KiB and more 0.87-0.97x. At sse4.2 rows of 50 vectors gained at most
-   1.1x and rows of 95-175 lost 0.94-0.97x; avx512 and neon, not measured,
-   keep the row scan. */
+/* Rows past mid_row_vecs go by block extremes (mid_row_blocks,
+   mid_row_key_blocks) at avx2 (MID_BLOCK_ROWS) up to mid_block_bytes,
+   where that measured faster than the row scan on Zen 3 (in L2, first /
+   last occurrence): float32 rows of 200-512 1.13-1.33x / 1.04-1.25x,
+   float64 of 100-256 1.24-1.52x / 1.06-1.23x; int8 and uint8 rows of 600
+   to 2000 1.05-1.38x / 1.20-1.57x, int16, float16 and bfloat16 of 300 to
+   1000 1.07-1.52x / 1.05-1.36x; int32 of 150-256 1.40-1.45x / 1.07-1.35x,
+   int64 of 75 1.31x / 1.24x. Past those lengths the last occurrence lost:
+   float32 rows of 700-768 0.94-0.97x, int32 of 500 0.95x, int64 of 128
+   0.94x (the row scan tests 32- and 64-bit integer blocks against the
+   best). At sse4.2, float rows of 50 vectors gained at most 1.1x and of
+   95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep the row
+   scan. */
 #define MID_BLOCK_BYTES 2048
 #define MID_BLOCK_ROWS (V_BYTES == 32)
+VINLINE int64_t L(mid_block_bytes)(int floats)
+{
+    return floats || W <= 2 ? MID_BLOCK_BYTES : W == 4 ? 1024 : 640;
+}
 
 /* The index of the row's first (last) lane set in bits, the vector's bits
    for the lanes from element `at` on, folded into pos: later calls win, so
@@ -94,54 +103,71 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int last, int64_t *out, 
 }
 #endif
 
-#ifdef FLANE
-/* The first (last) element equal to m (nan: the first (last) NaN) of the
-   nv vectors from element at, or -1: a branch per vector, taken once. */
-VINLINE int64_t F(mid_find)(const char *p, int64_t at, int64_t nv, vec m, int last, int nan, int op,
-                            int64_t inf)
+/* What mid_find looks for: a key equal to m, a float equal to m, a NaN. */
+#define MID_KEY 0
+#define MID_FLOAT 1
+#define MID_NAN 2
+
+/* The first (last) element of the nv vectors from element at that is
+   what `find` says, or -1: a branch per vector, taken once. */
+VINLINE int64_t L(mid_find)(const char *p, int64_t at, int64_t nv, vec m, int last, int find, int op,
+                            int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W;
     for (int64_t j = 0; j < nv; j++) {
         const int64_t e = at + (last ? nv - 1 - j : j) * lanes;
-        const vec x = F(v_load_floats)(p + e * W, op, inf, 0);
-        const uint64_t bits = v_fbits(nan ? F(v_funord)(x, x) : F(v_feq)(x, m));
+        uint64_t bits;
+#ifdef FLANE
+        if (find != MID_KEY) {
+            const vec x = F(v_load_floats)(p + e * W, op, inf, 0);
+            bits = v_fbits(find == MID_NAN ? F(v_funord)(x, x) : F(v_feq)(x, m));
+        } else
+#endif
+            bits = L(v_eq)(L(keys_at)(p + e * W, op, kind, inf, 0), m);
+        (void)find;
         if (bits)
             return e + (last ? msb64(bits) : ctz64(bits)) / MASK_BITS(W);
     }
     return -1;
 }
 
-/* The row's first (last) element equal to m, or its first (last) NaN
-   where bm is NULL, searched in index order (reversed for `last`): the
-   first vector, the nb blocks from element i0 (with bm, only those whose
-   extreme equals m), the nr whole vectors after them and the last vector. */
-VINLINE int64_t F(mid_search)(const char *p, int64_t n, int64_t i0, int64_t nb, int64_t nr, const vec *bm,
-                              vec m, int last, int op, int64_t inf)
+/* The row's first (last) element that is what `find` says, searched in
+   index order (reversed for `last`): the first vector, the nb blocks from
+   element i0 (but for a NaN, only those whose extreme bm equals m), the nr
+   whole vectors after them and the last vector. */
+VINLINE int64_t L(mid_search)(const char *p, int64_t n, int64_t i0, int64_t nb, int64_t nr, const vec *bm,
+                              vec m, int last, int find, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS, r0 = i0 + nb * block;
-    const int nan = bm == NULL;
-    int64_t pos = F(mid_find)(p, last ? n - lanes : 0, 1, m, last, nan, op, inf);
+    int64_t pos = L(mid_find)(p, last ? n - lanes : 0, 1, m, last, find, op, kind, inf);
     if (pos < 0 && last)
-        pos = F(mid_find)(p, r0, nr, m, 1, nan, op, inf);
+        pos = L(mid_find)(p, r0, nr, m, 1, find, op, kind, inf);
     for (int64_t j = 0; pos < 0 && j < nb; j++) {
         const int64_t b = last ? nb - 1 - j : j;
-        if (nan || v_fbits(F(v_feq)(bm[b], m)))
-            pos = F(mid_find)(p, i0 + b * block, BLOCK_VECS, m, last, nan, op, inf);
+        uint64_t holds = find == MID_NAN || L(v_eq)(bm[b], m);
+#ifdef FLANE
+        if (find == MID_FLOAT)
+            holds = v_fbits(F(v_feq)(bm[b], m));
+#endif
+        if (holds)
+            pos = L(mid_find)(p, i0 + b * block, BLOCK_VECS, m, last, find, op, kind, inf);
     }
     if (pos < 0)
-        pos = last ? F(mid_find)(p, 0, 1, m, 1, nan, op, inf) : F(mid_find)(p, r0, nr, m, 0, nan, op, inf);
+        pos = last ? L(mid_find)(p, 0, 1, m, 1, find, op, kind, inf)
+                   : L(mid_find)(p, r0, nr, m, 0, find, op, kind, inf);
     if (pos < 0 && !last)
-        pos = F(mid_find)(p, n - lanes, 1, m, 0, nan, op, inf);
+        pos = L(mid_find)(p, n - lanes, 1, m, 0, find, op, kind, inf);
     return pos;
 }
 
+#ifdef FLANE
 /* A float row of at least two whole blocks from its first vector boundary
    and at most MID_BLOCK_BYTES: the first vector, each block's extreme
    (block_ext), the whole vectors after the blocks and the last vector
    (which may overlap them) read once; then the row's extreme searched for
    in the first (last) block holding it (mid_search). A row holding a NaN
    has its first (last) NaN searched for instead: it wins (MAX, MIN). */
-VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int op, int64_t inf)
+VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
@@ -162,10 +188,29 @@ VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int op, in
     if (ISA_FMAX_KEEPS_NAN)
         nan = F(v_funord)(e, e); /* a NaN stays the extreme */
     if (!skips_nan && v_fany(nan))
-        return F(mid_search)(p, n, i0, nb, nr, NULL, e, last, op, inf);
-    return F(mid_search)(p, n, i0, nb, nr, bm, L(v_hext_within)(e, V_BYTES, 1, is_min), last, op, inf);
+        return L(mid_search)(p, n, i0, nb, nr, bm, e, last, MID_NAN, op, kind, inf);
+    return L(mid_search)(p, n, i0, nb, nr, bm, L(v_hext_within)(e, V_BYTES, 1, is_min), last, MID_FLOAT,
+                         op, kind, inf);
 }
 #endif
+
+/* The same in keys, for every dtype: each block's key maximum
+   (block_max). */
+VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op, int kind, int64_t inf)
+{
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    const int64_t i0 = L(row_head_elements)(p), nb = (n - i0) / block;
+    const int64_t r0 = i0 + nb * block, nr = (n - r0) / lanes;
+    vec e = L(v_max)(L(keys_at)(p, op, kind, inf, 0), L(keys_at)(p + (n - lanes) * W, op, kind, inf, 0));
+    vec bm[MID_BLOCK_BYTES / (BLOCK_VECS * V_BYTES)];
+    for (int64_t b = 0; b < nb; b++) {
+        bm[b] = L(block_max)(p + (i0 + b * block) * W, op, kind, inf, 0);
+        e = L(v_max)(e, bm[b]);
+    }
+    for (int64_t v = 0; v < nr; v++)
+        e = L(v_max)(e, L(keys_at)(p + (r0 + v * lanes) * W, op, kind, inf, 0));
+    return L(mid_search)(p, n, i0, nb, nr, bm, L(v_hmax)(e), last, MID_KEY, op, kind, inf);
+}
 
 /* The same in keys, for every dtype. */
 VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int last, int op, int kind, int64_t inf)
@@ -203,14 +248,14 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
         prefetch_ahead(p, n * W); /* as a row scan asks (off where that is slower) */
 #ifdef FLANE
         if (floats && blocks) {
-            idx[k] = F(mid_row_blocks)(p, n, last, op, inf);
+            idx[k] = F(mid_row_blocks)(p, n, last, op, kind, inf);
             continue;
         }
         if (floats && F(mid_row_floats)(p, n, last, idx + k, op, inf))
             continue;
 #endif
-        (void)blocks;
         (void)floats;
-        idx[k] = L(mid_row_keys)(p, n, last, op, kind, inf);
+        idx[k] = blocks ? L(mid_row_key_blocks)(p, n, last, op, kind, inf)
+                        : L(mid_row_keys)(p, n, last, op, kind, inf);
     }
 }
