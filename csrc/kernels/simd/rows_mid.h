@@ -133,8 +133,8 @@ VINLINE int64_t L(mid_find)(const char *p, int64_t at, int64_t nv, vec m, int la
 
 /* The row's first (last) element that is what `find` says, searched in
    index order (reversed for `last`): the first vector, the nb blocks from
-   element i0 (but for a NaN, only those whose extreme bm equals m), the nr
-   whole vectors after them and the last vector. */
+   element i0 (each block whose extreme bm[b] equals m; every block for a
+   NaN), the nr whole vectors after them and the last vector. */
 VINLINE int64_t L(mid_search)(const char *p, int64_t n, int64_t i0, int64_t nb, int64_t nr, const vec *bm,
                               vec m, int last, int find, int op, int kind, int64_t inf)
 {
@@ -194,7 +194,7 @@ VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int op, in
 }
 #endif
 
-/* The same in keys, for every dtype: each block's key maximum
+/* mid_row_blocks in keys, for every dtype: each block's key maximum
    (block_max). */
 VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op, int kind, int64_t inf)
 {
@@ -212,7 +212,7 @@ VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op
     return L(mid_search)(p, n, i0, nb, nr, bm, L(v_hmax)(e), last, MID_KEY, op, kind, inf);
 }
 
-/* The same in keys, for every dtype. */
+/* mid_row_floats in keys, for every dtype. */
 VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int last, int op, int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W, nv = (n - 1) / lanes;
