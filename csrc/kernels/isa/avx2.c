@@ -36,6 +36,15 @@ typedef __m256i vec;
 #include "kernels/isa/x86_vector.h"
 VINLINE uint64_t v_mask(vec m) { return (uint32_t)_mm256_movemask_epi8(m); }
 VINLINE vec v_blend(vec m, vec a, vec b) { return _mm256_blendv_epi8(a, b, m); }
+#define ISA_BLEND_LANES 1
+VINLINE vec v_blend_32(vec m, vec a, vec b)
+{
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _mm256_castsi256_ps(m)));
+}
+VINLINE vec v_blend_64(vec m, vec a, vec b)
+{
+    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b), _mm256_castsi256_pd(m)));
+}
 
 /* The halves of each aligned group of 16 .. 256 bits exchanged. */
 VINLINE vec v_swap16(vec x) { return _mm256_or_si256(_mm256_slli_epi16(x, 8), _mm256_srli_epi16(x, 8)); }

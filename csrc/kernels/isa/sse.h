@@ -40,6 +40,17 @@ VINLINE vec v_blend(vec m, vec a, vec b)
     return _mm_or_si128(_mm_and_si128(m, b), _mm_andnot_si128(m, a));
 #endif
 }
+#if SSE4_2
+#define ISA_BLEND_LANES 1
+VINLINE vec v_blend_32(vec m, vec a, vec b)
+{
+    return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), _mm_castsi128_ps(m)));
+}
+VINLINE vec v_blend_64(vec m, vec a, vec b)
+{
+    return _mm_castpd_si128(_mm_blendv_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b), _mm_castsi128_pd(m)));
+}
+#endif
 
 /* The halves of each aligned group of 16, 32, 64, 128 bits exchanged. */
 VINLINE vec v_swap16(vec x) { return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8)); }

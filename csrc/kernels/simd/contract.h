@@ -19,6 +19,11 @@
  *   v_set1_S(x), v_sub_S(a, b), v_max_S(a, b)
  *   v_sign_S(v)              all ones in the negative lanes
  *   v_sel_gt_S(x, y, a, b)   x > y ? b : a, per lane
+ *   v_sel_gt_lanes_S(...)    the same by a blend of whole lanes where the ISA
+ *                            has one (x86: blendvps/blendvpd): for selects
+ *                            sharing masks (TopK's register network), where gcc
+ *                            repeats a byte blend's mask test per blend; the
+ *                            row scans measured slower with it (Zen 3)
  *   v_gt_S, v_ge_S, v_eq_S   a comparison as MASK_BITS bits per lane
  *   vmask, v_gtm_S, v_gem_S  a comparison as v_store_index_S consumes it
  *   v_store_index_S(idx, up, f)   idx[l] = f for every lane l set in up

@@ -134,7 +134,7 @@ VINLINE void L(topk_cols)(const char *p, int64_t rows, int64_t rs, int64_t bn, i
 
 /* Slot t's new key and tag for row key x (tag `tag`): where x beats slot t,
    the larger of x and slot t - 1 (x on a tie: slot t - 1 came first). */
-#define TOPK_REGS_SEL(x, y, a, b) L(v_sel_gt)(x, y, a, b) /* x > y ? b : a */
+#define TOPK_REGS_SEL(x, y, a, b) L(v_sel_gt_lanes)(x, y, a, b) /* x > y ? b : a */
 
 /* Row m < K (the slots from m on empty) into the slots. */
 VINLINE void L(topk_regs_fill)(vec *s, vec *g, vec x, vec tag, int K, int64_t m)
