@@ -1,5 +1,5 @@
 """argext.dask on a distributed.LocalCluster with several worker processes,
-against NumPy (tests/reference.py): every dtype, irregular chunkings, NaN,
+against NumPy (tests/reference.py): every kind of dtype (DASK_DTYPES), irregular chunkings, NaN,
 ties, -0.0/+0.0 and 64-bit neighbours placed on both sides of chunk edges,
 trees of several levels; chunks of unknown size (boolean indexing) on the
 reduced and the kept axes; nanargmax/nanargmin against NumPy and Dask; the same
@@ -66,7 +66,14 @@ def dtype_id(dt):
     return dt.name
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+# The dtypes argext.dask treats apart: floats (NaN and -0.0 at chunk edges; bfloat16's values
+# carried as float32), signed and unsigned integers (their extremes as the losing value), 64-bit
+# integers (exact neighbours). int16/int32/uint16/uint32 take int8's and uint8's path there, and
+# the in-memory suites test every dtype's kernels.
+DASK_DTYPES = [dt for dt in ALL_DTYPES if dt.name not in ("int16", "int32", "uint16", "uint32")]
+
+
+@pytest.mark.parametrize("dtype", DASK_DTYPES, ids=dtype_id)
 def test_argmax_argmin(client, dtype):
     check_argmax_argmin(client, dtype, "irregular")
 
@@ -94,9 +101,9 @@ def check_argmax_argmin(client, dtype, chunking):
         assert np.array_equal(got, want), (op, axis, keepdims, last)
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("dtype", DASK_DTYPES, ids=dtype_id)
 def test_reduce_axis_sets(client, dtype):
-    """Two axis sets for every dtype; every axis set for float32 and int64."""
+    """Two axis sets for each of DASK_DTYPES; every axis set for float32 and int64."""
     x = edge_sample(dtype, 2)
     d = da.from_array(x, chunks=CHUNKINGS["irregular"])
     cases, lazy = [], []
@@ -378,7 +385,7 @@ def check_topk(client, d, x, k, axis, largest=1, ordered=1, **kwargs):
                                   np.ascontiguousarray(want[0]).view(np.uint8), err_msg=where)
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("dtype", DASK_DTYPES, ids=dtype_id)
 def test_topk(client, dtype):
     x = edge_sample(dtype, 7)
     d = da.from_array(x, chunks=CHUNKINGS["irregular"])
