@@ -55,12 +55,13 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
    boundary (NumPy's large arrays start 16 bytes past a line) stay here:
    Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. Longer rows,
    up to mid_block_bytes, on the levels of MID_BLOCK_ROWS. */
-VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned)
+VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned, int last)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     if (V_BYTES != 32 && W >= 4 && aligned && n % block == 0 && n >= 2 * block)
         return 0;
-    const int64_t most = MID_BLOCK_ROWS ? L(mid_block_bytes)(floats) / W : L(mid_row_vecs)(floats) * lanes;
+    const int64_t most = MID_BLOCK_ROWS ? L(mid_block_bytes)(floats, last, aligned) / W
+                                        : L(mid_row_vecs)(floats) * lanes;
     return n >= lanes && n <= most && !L(scalar)(kind);
 }
 
@@ -96,7 +97,7 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     }
 #endif
     const int floats = L(float_compares)(kind);
-    if (s == W && L(mid_rows)(kind, floats, n, ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0)) {
+    if (s == W && L(mid_rows)(kind, floats, n, ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0, last)) {
         L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
         return;
     }

@@ -35,14 +35,19 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
    int64 of 75 1.31x / 1.24x. Past those lengths the last occurrence lost:
    float32 rows of 700-768 0.94-0.97x, int32 of 500 0.95x, int64 of 128
    0.94x (the row scan tests 32- and 64-bit integer blocks against the
-   best). At sse4.2, float rows of 50 vectors gained at most 1.1x and of
-   95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep the row
+   best). The first occurrence by float compares goes on to 4 KiB in rows
+   starting on a vector (Zen 3, in L2 or from DRAM: float32 rows of
+   600-1024 1.06-1.18x, float64 of 300-512 1.10-1.28x; two builds' code
+   layout alone moved a path they share by up to 10%); rows 16 bytes past
+   one (NumPy's large arrays) read from DRAM ran 0.76-0.79x, though
+   1.03-1.13x in L2. At sse4.2, float rows of 50 vectors gained at most 1.1x and
+   of 95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep the row
    scan. */
-#define MID_BLOCK_BYTES 2048
+#define MID_BLOCK_BYTES 4096
 #define MID_BLOCK_ROWS (V_BYTES == 32)
-VINLINE int64_t L(mid_block_bytes)(int floats)
+VINLINE int64_t L(mid_block_bytes)(int floats, int last, int aligned)
 {
-    return floats || W <= 2 ? MID_BLOCK_BYTES : W == 4 ? 1024 : 640;
+    return floats && !last && aligned ? MID_BLOCK_BYTES : floats || W <= 2 ? 2048 : W == 4 ? 1024 : 640;
 }
 
 /* The index of the row's first (last) lane set in bits, the vector's bits
