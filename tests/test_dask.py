@@ -1,9 +1,10 @@
 """argext.dask on a distributed.LocalCluster with several worker processes,
-against NumPy (tests/reference.py): every kind of dtype (DASK_DTYPES), irregular chunkings, NaN,
-ties, -0.0/+0.0 and 64-bit neighbours placed on both sides of chunk edges,
-trees of several levels; chunks of unknown size (boolean indexing) on the
-reduced and the kept axes; nanargmax/nanargmin against NumPy and Dask; the same
-eager errors as the in-memory functions; and `import argext` does not import dask."""
+against NumPy (tests/reference.py): every kind of dtype (DASK_DTYPES),
+irregular chunkings, NaN, ties, -0.0/+0.0 and 64-bit neighbours placed on
+both sides of chunk edges, trees of several levels; chunks of unknown size
+(boolean indexing) on the reduced and the kept axes; nanargmax/nanargmin
+against NumPy and Dask; the same eager errors as the in-memory functions; and
+`import argext` does not import dask."""
 
 import subprocess
 import sys

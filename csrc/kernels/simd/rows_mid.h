@@ -40,9 +40,9 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
    600-1024 1.06-1.18x, float64 of 300-512 1.10-1.28x; two builds' code
    layout alone moved a path they share by up to 10%); rows 16 bytes past
    one (NumPy's large arrays) read from DRAM ran 0.76-0.79x, though
-   1.03-1.13x in L2. At sse4.2, float rows of 50 vectors gained at most 1.1x and
-   of 95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep the row
-   scan. */
+   1.03-1.13x in L2. At sse4.2, float rows of 50 vectors gained at most
+   1.1x and of 95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep
+   the row scan. */
 #define MID_BLOCK_BYTES 4096
 #define MID_BLOCK_ROWS (V_BYTES == 32)
 VINLINE int64_t L(mid_block_bytes)(int floats, int last, int aligned)
