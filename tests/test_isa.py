@@ -360,6 +360,31 @@ def test_rows_of_blocks(isa, dtype):
             assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, dtype, n)
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.float64)], ids=_dtype_id)
+def test_rows_of_blocks_from_dram(isa, dtype):
+    """Calls of 8 MiB or more over float rows of blocks (read from DRAM, most
+    likely), rows off a vector boundary reading their last vector after the
+    blocks: the winner at every position, ties with it, a NaN in the last
+    vector or before it, against NumPy."""
+    rng = np.random.default_rng(14)
+    previous = argext.get_num_threads()
+    argext.set_num_threads(1)  # one kernel call over all the rows
+    try:
+        for n in (1032 // dtype.itemsize, 2040 // dtype.itemsize):
+            rows = (8 << 20) // (n * dtype.itemsize) + 64
+            x = sample(rng, dtype, (rows, n + 1), spread=3)
+            x[~np.isfinite(x)] = 0
+            r = np.arange(rows)
+            x[r, 1 + r % n] = 7  # the winner at every position, the last vector's too
+            x[r[::3], 1 + (r[::3] * 7) % n] = 7  # a tie, before or after it
+            check_all(x[:, 1:], 1)  # rows one element past each start: every head
+            x[r[::5], n - r[::5] % 12] = np.nan
+            x[r[1::5], 1 + (r[1::5] * 3) % n] = np.nan
+            check_all(x[:, 1:], 1)
+    finally:
+        argext.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_reductions_in_pieces(isa, dtype):
     """Several reduced axes that do not coalesce: the kernels fold pieces into
