@@ -49,3 +49,10 @@ def test_stubs_are_installed():
     package = Path(argext.__file__).parent
     for name in ("py.typed", "__init__.pyi", "dask.pyi", "onnx.pyi"):
         assert (package / name).is_file(), name
+
+
+def test_public_names_are_the_documented_ones():
+    """What `dir(argext)` shows without an underscore is __all__ (the stub's list): no module
+    the package imports for itself (`argext.os`) looks like part of its API."""
+    public = {name for name in dir(argext) if not name.startswith("_")}
+    assert public == set(argext.__all__) - {"__version__"}
