@@ -57,9 +57,13 @@ def axis_none(context: str) -> SpecTypeError:
                          f"flattened index")
 
 
-def dtype_refused(context: str, what: str, dtype: object, allowed: list[str]) -> SpecTypeError:
+def dtype_refused(context: str, what: str, dtype: object, allowed: list[str],
+                  convert: bool = False) -> SpecTypeError:
+    """convert: a tensor's dtype, which its own library converts (DLPack)."""
+    fix = (f"; convert it first, e.g. x.to(torch.float32) or x.astype('float32')"
+           if convert else "")
     return SpecTypeError(f"{context}: {what} has dtype {dtype}, which it does not support "
-                         f"(supported: {', '.join(allowed)})")
+                         f"(supported: {', '.join(allowed)}){fix}")
 
 
 def empty_axis(context: str, axis: object, shape: tuple[int, ...]) -> ValueError:

@@ -66,11 +66,23 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
                                  _NUMPY["nanargmin"], nanargmin)
 
 
-def _nan_last(x, values, indices, k, largest, sorted):
+def _floats(a, bfloat16_bits):
+    """a's values as floats NumPy compares (None for integers): bfloat16 bit
+    patterns (uint16, as argext reads DLPack's bfloat16) decoded exactly."""
+    if bfloat16_bits:
+        return (a.astype(_np.uint32) << 16).view(_np.float32)
+    if a.dtype.kind == "f":
+        return a
+    if a.dtype.name == "bfloat16":  # ml_dtypes'
+        return a.astype(_np.float32)
+    return None
+
+
+def _nan_last(x, values, indices, k, largest, sorted, bfloat16_bits):
     """Rows whose top k holds a NaN (the C core ranks NaN first) redone with
     NaN last, as NumPy's top_k has it: a stable sort of those rows only."""
-    bad = _np.isnan(values.astype(_np.float32) if values.dtype.kind != "f" else values).any(axis=-1)
-    rows = x[bad].astype(_np.float64)  # exact for every float dtype argext takes
+    bad = _np.isnan(_floats(values, bfloat16_bits)).any(axis=-1)
+    rows = _floats(x[bad], bfloat16_bits).astype(_np.float64)  # exact for every float dtype
     order = _np.argsort(-rows if largest else rows, axis=-1, kind="stable")[..., :k]
     if not sorted:
         order.sort(axis=-1)
@@ -78,22 +90,46 @@ def _nan_last(x, values, indices, k, largest, sorted):
     indices[bad] = order
 
 
+def _nan_fix(axis, k, largest, sorted):
+    """What top_k does to the C core's results (in place): NaN last."""
+    def fix(x, values, indices, bfloat16_bits):
+        moved = _np.moveaxis(values, axis, -1)
+        floats = _floats(moved, bfloat16_bits)
+        if k and floats is not None and _np.isnan(floats).any():
+            _nan_last(_np.moveaxis(x, axis, -1), moved, _np.moveaxis(indices, axis, -1), k,
+                      largest, sorted, bfloat16_bits)
+    return fix
+
+
 def top_k(a, k, /, *, axis=-1, mode="largest", sorted=True):
     """numpy.top_k: (values, indices) of the k largest (mode="largest") or
     smallest elements along `axis`, NaN last in either mode. Equal values rank
-    by the lower index; sorted=False: the same elements in index order."""
+    by the lower index; sorted=False: the same elements in index order. An
+    array offering __dlpack__ (torch, JAX, ...) is read in place and answered
+    in its own array type."""
     if mode not in ("largest", "smallest"):
         raise ValueError(f"mode must be 'largest' or 'smallest', got {mode!r}")
-    x = _np.asanyarray(a)
+    foreign = _core._dlpack_input(a)
+    x = a if foreign else _np.asanyarray(a)
+    shape = tuple(x.shape)
     axis = _operator.index(axis)
-    if not -x.ndim <= axis < x.ndim:
-        raise _errors.AxisError(axis, x.ndim)
+    if not -len(shape) <= axis < len(shape):
+        raise _errors.AxisError(axis, len(shape))
     k = _operator.index(k)
-    if not 0 <= k <= x.shape[axis]:
-        raise ValueError(f"k={k} is out of range [0, {x.shape[axis]}] for axis {axis}, whose "
-                         f"extent is {x.shape[axis]}")
-    data = x.view(_np.uint8) if x.dtype.kind == "b" else x
+    if not 0 <= k <= shape[axis]:
+        raise ValueError(f"k={k} is out of range [0, {shape[axis]}] for axis {axis}, whose "
+                         f"extent is {shape[axis]}")
     largest = mode == "largest"
+    fix = _nan_fix(axis, k, largest, sorted)
+    if foreign:
+        try:
+            return _core._numpy_top_k(x, k, axis, largest, bool(sorted), fix)
+        except _errors.SpecTypeError as refusal:  # bool, complex: NumPy's view of it, below
+            try:
+                x = _np.asanyarray(a)
+            except (TypeError, ValueError):  # none (float8)
+                raise refusal from None
+    data = x.view(_np.uint8) if x.dtype.kind == "b" else x
     try:
         values, indices = _core.topk(data, k, axis, largest, bool(sorted))
     except _errors.SpecTypeError:  # a dtype argext does not rank (complex, strings, ...)
@@ -102,11 +138,7 @@ def top_k(a, k, /, *, axis=-1, mode="largest", sorted=True):
         return _NUMPY["top_k"](a, k, axis=axis, mode=mode, sorted=sorted)
     if x.dtype.kind == "b":
         values = values.view(_np.bool_)
-    moved = _np.moveaxis(values, axis, -1)
-    if k and (x.dtype.kind == "f" or x.dtype.name == "bfloat16") and _np.isnan(
-            moved.astype(_np.float32) if x.dtype.kind != "f" else moved).any():
-        _nan_last(_np.moveaxis(x, axis, -1), moved, _np.moveaxis(indices, axis, -1), k, largest,
-                  sorted)
+    fix(x, values, indices, False)
     if type(x) is not _np.ndarray:  # a subclass, as NumPy's indexing keeps it
         return values.view(type(x)), indices.view(type(x))
     return values, indices.astype(_np.intp, copy=False)

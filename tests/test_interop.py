@@ -319,6 +319,65 @@ def test_torch_bool_and_requires_grad():
 
 
 @needs_torch
+def test_torch_dtypes_numpy_lacks_are_refused_by_name():
+    """float8 and complex tensors: a SpecTypeError naming torch's dtype and DLPack's, the
+    supported dtypes and the conversion, as NumPy's own dtypes are refused; the tensor's
+    DLPack export is released (the tensor stays usable)."""
+    t = torch.tensor([[1.0, 3.0], [2.0, -1.0]])
+    for dtype, name in [(torch.float8_e4m3fn, "Float8_e4m3fn"), (torch.complex64, "Complex")]:
+        x = t.to(dtype)
+        for call in (lambda: argext.argmax(x, 1), lambda: argext.topk(x, 1)):
+            with pytest.raises(argext.SpecTypeError, match=(
+                    rf"has dtype {dtype} \(DLPack code \d+, {name}, \d+ bits\), which it does not "
+                    r"support \(supported: float16, .*\); convert it first")):
+                call()
+        assert torch.equal(x.real if x.is_complex() else x.to(torch.float32), t)
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16, torch.int16]
+                         if torch else [], ids=str)
+def test_torch_numpy_top_k(dtype):
+    """argext.numpy.top_k of a tensor: read in place, answered in torch (bfloat16 too), NaN
+    last as numpy.top_k puts it; against the stable-sort reference and torch.topk."""
+    from reference import topk_reference
+    g = torch.Generator().manual_seed(5)
+    t = torch.randint(-6, 6, (5, 13), generator=g).to(dtype)  # ties
+    if dtype.is_floating_point:
+        t[1, 3] = t[1, 7] = t[4, 0] = float("nan")
+        t[2, 5] = -0.0
+    x = t.float().numpy() if dtype.is_floating_point else t.numpy()  # bfloat16 widens exactly
+    for axis in (0, 1, -1):
+        for k in (0, 1, 3, t.shape[axis]):
+            for mode in ("largest", "smallest"):
+                for ordered in (True, False):
+                    values, indices = anp.top_k(t, k, axis=axis, mode=mode, sorted=ordered)
+                    assert isinstance(values, torch.Tensor) and values.dtype == dtype
+                    assert isinstance(indices, torch.Tensor) and indices.dtype == torch.int64
+                    want = topk_reference(x, k, axis, mode == "largest", ordered, nan_last=True)
+                    np.testing.assert_array_equal(indices.numpy(), want[1])
+                    np.testing.assert_array_equal(values.float().numpy() if dtype.is_floating_point
+                                                  else values.numpy(), want[0])
+    distinct = torch.randperm(65, generator=g).to(dtype).reshape(5, 13)
+    for largest in (True, False):
+        got = anp.top_k(distinct, 4, mode="largest" if largest else "smallest")
+        want = torch.topk(distinct, 4, largest=largest)
+        assert torch.equal(got[0], want.values) and torch.equal(got[1], want.indices)
+
+
+@needs_jax
+def test_jax_numpy_top_k_bfloat16():
+    import jax.numpy as jnp
+    from reference import topk_reference
+    x = np.array([[1.5, np.nan, 3.0, 3.0, -2.0], [0.0, -0.0, np.nan, 7.0, 1.0]], np.float32)
+    values, indices = anp.top_k(jnp.asarray(x, jnp.bfloat16), 3, mode="smallest")
+    assert isinstance(values, jax.Array) and values.dtype == jnp.bfloat16
+    want = topk_reference(x, 3, -1, 0, 1, nan_last=True)
+    np.testing.assert_array_equal(np.asarray(indices), want[1])
+    np.testing.assert_array_equal(np.asarray(values, np.float32), want[0])
+
+
+@needs_torch
 def test_torch_read_in_place():
     t = torch.arange(1 << 21, dtype=torch.float32)
     peak, got = peak_bytes(lambda: argext.argmax(t, 0))

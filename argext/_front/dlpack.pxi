@@ -202,9 +202,27 @@ cdef str _dl_typestr(axdl_dtype t):
     return None
 
 
-cdef cnp.ndarray _from_dlpack(object context, str what, object data, int *code):
+# DLPack's names of its type codes (dlpack.h's DLDataTypeCode, kDL dropped), for refusals.
+_DL_CODE_NAMES = ("Int", "UInt", "Float", "OpaqueHandle", "Bfloat", "Complex", "Bool",
+                  "Float8_e3m4", "Float8_e4m3", "Float8_e4m3b11fnuz", "Float8_e4m3fn",
+                  "Float8_e4m3fnuz", "Float8_e5m2", "Float8_e5m2fnuz", "Float8_e8m0fnu",
+                  "Float6_e2m3fn", "Float6_e3m2fn", "Float4_e2m1fn")
+
+
+cdef str _dl_dtype_text(object data, axdl_dtype t):
+    """A DLPack dtype argext lacks, as its producer and DLPack name it."""
+    name = _DL_CODE_NAMES[t.code] if t.code < len(_DL_CODE_NAMES) else "unknown"
+    lanes = f", {t.lanes} lanes" if t.lanes != 1 else ""
+    own = getattr(data, "dtype", None)
+    return f"{own if own is not None else name} (DLPack code {t.code}, {name}, {t.bits} bits{lanes})"
+
+
+cdef cnp.ndarray _from_dlpack(object context, str what, object data, unsigned int allowed,
+                              int *code):
     """An ndarray view of an object offering __dlpack__; *code: its argext
-    code (bfloat16 for bfloat16 tensors; -1 for a dtype argext lacks)."""
+    code (bfloat16 for bfloat16 tensors; -1 for a dtype argext lacks). A
+    DLPack dtype NumPy has no view of (complex, the 8-bit and narrower floats)
+    is refused as argext refuses a NumPy dtype, naming the `allowed` ones."""
     if type(data).__module__.startswith("torch") and data.requires_grad:
         data = data.detach()  # the same memory; argmax has no gradient
     device = getattr(data, "__dlpack_device__", None)
@@ -230,9 +248,8 @@ cdef cnp.ndarray _from_dlpack(object context, str what, object data, int *code):
     owner.versioned = versioned
     typestr = _dl_typestr(t.dtype)
     if typestr is None:
-        raise TypeError(f"{context}: {what} has DLPack dtype (code {t.dtype.code}, "
-                        f"{t.dtype.bits} bits, {t.dtype.lanes} lanes), which argext does "
-                        f"not compute")
+        raise _errors.dtype_refused(context, what, _dl_dtype_text(data, t.dtype),
+                                    _dtype_names(allowed), convert=True)
     cdef int d, itemsize = t.dtype.bits // 8
     shape = tuple(t.shape[d] for d in range(t.ndim))
     strides = None if t.strides == NULL else tuple(t.strides[d] * itemsize for d in range(t.ndim))

@@ -93,7 +93,7 @@ cdef cnp.ndarray _intake(object context, str what, object data, unsigned int all
         arr = <cnp.ndarray>data
         code[0] = _code(arr.dtype)
     elif _foreign(data):
-        arr = _from_dlpack(context, what, data, code)
+        arr = _from_dlpack(context, what, data, allowed, code)
     else:
         _refuse_masked(context, what, data)
         try:

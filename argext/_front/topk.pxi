@@ -47,7 +47,10 @@ cdef tuple _topk_out(_Version v, object out, cnp.ndarray src):
 
 
 cdef tuple _topk(_Version v, object data, object k, object axis, object largest, object sorted_,
-                 object out):
+                 object out, object fix=None):
+    """fix: None, or called as fix(X, values, indices, bfloat16_bits) on the
+    NumPy arrays written before they go back in the caller's array type
+    (bfloat16_bits: X is bfloat16 as its uint16 bit patterns, from DLPack)."""
     cdef Call c
     c.entry = ENTRY_TOPK
     c.largest = _topk_flag(v, "largest", largest)
@@ -78,6 +81,8 @@ cdef tuple _topk(_Version v, object data, object k, object axis, object largest,
         _raise(v.name, "X", arr, {ARGEXT_ARG_AXIS: axis, ARGEXT_ARG_K: given_k,
                                   ARGEXT_ARG_LARGEST: largest, ARGEXT_ARG_SORTED: sorted_},
                out=out, out_shape=shape, out_dtype=(odt, _INT64), spec_axis=v.attributes["axis"])
+    if fix is not None:
+        fix(arr, values, indices, (code & ~ARGEXT_BYTESWAPPED) == ARGEXT_BFLOAT16 and arr.dtype.kind == "u")
     return (_finish(values, None if out is None else out[0], data, code),
             _finish(indices, None if out is None else out[1], data, ARGEXT_INT64))
 
@@ -100,3 +105,15 @@ def topk(data, k, axis=-1, largest=1, sorted=1, *, opset=None, out=None):
         return _columns.top_k(functools.partial(topk, axis=axis, largest=largest, opset=opset),
                               v.name, data, k, sorted, out)
     return _topk(v, data, k, axis, largest, sorted, out)
+
+
+def _dlpack_input(data):
+    """Whether argext reads `data` through DLPack (and answers in its array type)."""
+    return type(data) is not cnp.ndarray and _foreign(data)
+
+
+def _numpy_top_k(data, k, axis, largest, sorted_, fix):
+    """argext.numpy.top_k of an array read through DLPack: TopK's newest
+    version, its NumPy results given to fix (as _topk takes it) before they
+    return in the caller's array type."""
+    return _topk(_TOPK_NEWEST, data, k, axis, largest, sorted_, None, fix)
