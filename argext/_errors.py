@@ -60,8 +60,7 @@ def axis_none(context: str) -> SpecTypeError:
 def dtype_refused(context: str, what: str, dtype: object, allowed: list[str],
                   convert: bool = False) -> SpecTypeError:
     """convert: a tensor's dtype, which its own library converts (DLPack)."""
-    fix = (f"; convert it first, e.g. x.to(torch.float32) or x.astype('float32')"
-           if convert else "")
+    fix = "; convert it first, e.g. x.to(torch.float32) or x.astype('float32')" if convert else ""
     return SpecTypeError(f"{context}: {what} has dtype {dtype}, which it does not support "
                          f"(supported: {', '.join(allowed)}){fix}")
 

@@ -338,8 +338,8 @@ def test_torch_dtypes_numpy_lacks_are_refused_by_name():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16, torch.int16]
                          if torch else [], ids=str)
 def test_torch_numpy_top_k(dtype):
-    """argext.numpy.top_k of a tensor: read in place, answered in torch (bfloat16 too), NaN
-    last as numpy.top_k puts it; against the stable-sort reference and torch.topk."""
+    """argext.numpy.top_k of a tensor: answered in torch (bfloat16 too), NaN last as
+    numpy.top_k puts it; against the stable-sort reference and torch.topk."""
     from reference import topk_reference
     g = torch.Generator().manual_seed(5)
     t = torch.randint(-6, 6, (5, 13), generator=g).to(dtype)  # ties
