@@ -31,6 +31,7 @@ typedef __m256i vec;
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT 1
 #define ISA_COMPRESS 0
+#define ISA_MINMAX_WIDTHS 7 /* pmaxs/pmins b, w, d; not q */
 #define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
 
 #include "kernels/isa/x86_vector.h"
@@ -69,6 +70,10 @@ VINLINE vec v_max_s8(vec a, vec b) { return _mm256_max_epi8(a, b); }
 VINLINE vec v_max_s16(vec a, vec b) { return _mm256_max_epi16(a, b); }
 VINLINE vec v_max_s32(vec a, vec b) { return _mm256_max_epi32(a, b); }
 VINLINE vec v_max_s64(vec a, vec b) { return v_sel_gt_s64(b, a, a, b); }
+VINLINE vec v_min_s8(vec a, vec b) { return _mm256_min_epi8(a, b); }
+VINLINE vec v_min_s16(vec a, vec b) { return _mm256_min_epi16(a, b); }
+VINLINE vec v_min_s32(vec a, vec b) { return _mm256_min_epi32(a, b); }
+VINLINE vec v_min_s64(vec a, vec b) { return v_sel_gt_s64(a, b, a, b); }
 
 /* Each element's bytes reversed (byte-swapped input). */
 #define BSWAP(w) _mm256_shuffle_epi8(x, _mm256_set_epi64x(ARGEXT_BSWAP_HI(w), ARGEXT_BSWAP_LO(w), \

@@ -44,6 +44,7 @@ typedef __m512i vec;
 /* TopK's short rows gather their candidates by vpcompressd/q into a
    register, then a whole store (Zen 4 microcodes the compress to memory). */
 #define ISA_COMPRESS 1
+#define ISA_MINMAX_WIDTHS 15
 
 #include "kernels/isa/x86_vector.h"
 

@@ -12,5 +12,6 @@ VINLINE vmask L(v_gem)(vec a, vec b) { return L(v_ge)(a, b); }
 VINLINE vec L(v_sel_gt)(vec x, vec y, vec a, vec b) { return X86_EPI(mask_mov)(a, L(v_gt)(x, y), b); }
 VINLINE vec L(v_sel_gt_lanes)(vec x, vec y, vec a, vec b) { return L(v_sel_gt)(x, y, a, b); }
 VINLINE vec L(v_max)(vec a, vec b) { return X86_EPI(max)(a, b); }
+VINLINE vec L(v_min)(vec a, vec b) { return X86_EPI(min)(a, b); }
 VINLINE vec L(v_load_active)(const char *p, uint64_t active) { return X86_EPI(maskz_loadu)(active, p); }
 VINLINE vec L(v_sel_active)(uint64_t active, vec a, vec fill) { return X86_EPI(mask_mov)(fill, active, a); }

@@ -26,6 +26,7 @@ typedef int8x16_t vec;
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT 1 /* cnt and addv */
 #define ISA_COMPRESS 0
+#define ISA_MINMAX_WIDTHS 7 /* smax/smin .16b, .8h, .4s; not .2d */
 #define ISA_FMAX_KEEPS_NAN 1 /* fmax/fmin return NaN if either operand is NaN */
 
 #define S16(v) vreinterpretq_s16_s8(v)
@@ -60,6 +61,7 @@ VINLINE vec v_swap128(vec x) { return vextq_s8(x, x, 8); }
 #include "kernels/isa/vector_masks.h"
 
 VINLINE vec v_max_s64(vec a, vec b) { return v_sel_gt_s64(b, a, a, b); }
+VINLINE vec v_min_s64(vec a, vec b) { return v_sel_gt_s64(a, b, a, b); }
 
 /* Each element's bytes reversed (byte-swapped input). */
 VINLINE vec v_bswap_s16(vec x) { return vrev16q_s8(x); }

@@ -30,6 +30,7 @@ VINLINE vec L(v_cmpeq)(vec a, vec b) { return NEON_OUT_U(NEON_S(vceqq)(NEON_IN(a
 VINLINE vec L(v_sign)(vec v) { return NEON_OUT(NEON_S(vshrq_n)(NEON_IN(v), WBITS - 1)); }
 #if W < 8
 VINLINE vec L(v_max)(vec a, vec b) { return NEON_OUT(NEON_S(vmaxq)(NEON_IN(a), NEON_IN(b))); }
+VINLINE vec L(v_min)(vec a, vec b) { return NEON_OUT(NEON_S(vminq)(NEON_IN(a), NEON_IN(b))); }
 #endif
 
 #undef NEON_IN

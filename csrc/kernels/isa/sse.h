@@ -24,6 +24,7 @@ typedef __m128i vec;
 #define ISA_LANE_INDEX 0
 #define ISA_POPCOUNT SSE4_2 /* popcnt; SSE2's popcount64 is a library call */
 #define ISA_COMPRESS 0
+#define ISA_MINMAX_WIDTHS (SSE4_2 ? 7 : 2) /* SSE2: pmaxsw/pminsw only */
 #define ISA_FMAX_KEEPS_NAN 0 /* maxps/minps return their second operand for NaN */
 /* SSE2 has no pmaxsd or pcmpgtq: its int32/int64 row scans test each block
    against the best so far and rank only the blocks that pass. */
@@ -89,6 +90,8 @@ VINLINE vec v_sign_s64(vec v) { return _mm_shuffle_epi32(_mm_srai_epi32(v, 31), 
 #if SSE4_2
 VINLINE vec v_max_s8(vec a, vec b) { return _mm_max_epi8(a, b); }
 VINLINE vec v_max_s32(vec a, vec b) { return _mm_max_epi32(a, b); }
+VINLINE vec v_min_s8(vec a, vec b) { return _mm_min_epi8(a, b); }
+VINLINE vec v_min_s32(vec a, vec b) { return _mm_min_epi32(a, b); }
 #else
 /* The unsigned maximum of the sign-flipped bytes. */
 VINLINE vec v_max_s8(vec a, vec b)
@@ -97,9 +100,17 @@ VINLINE vec v_max_s8(vec a, vec b)
     return _mm_xor_si128(_mm_max_epu8(_mm_xor_si128(a, top), _mm_xor_si128(b, top)), top);
 }
 VINLINE vec v_max_s32(vec a, vec b) { return v_sel_gt_s32(b, a, a, b); }
+VINLINE vec v_min_s8(vec a, vec b)
+{
+    const vec top = _mm_set1_epi8(-128);
+    return _mm_xor_si128(_mm_min_epu8(_mm_xor_si128(a, top), _mm_xor_si128(b, top)), top);
+}
+VINLINE vec v_min_s32(vec a, vec b) { return v_sel_gt_s32(a, b, a, b); }
 #endif
 VINLINE vec v_max_s16(vec a, vec b) { return _mm_max_epi16(a, b); }
 VINLINE vec v_max_s64(vec a, vec b) { return v_sel_gt_s64(b, a, a, b); }
+VINLINE vec v_min_s16(vec a, vec b) { return _mm_min_epi16(a, b); }
+VINLINE vec v_min_s64(vec a, vec b) { return v_sel_gt_s64(a, b, a, b); }
 
 /* Each element's bytes reversed (byte-swapped input): SSSE3's byte shuffle,
    or in SSE2 the element's 16-bit words reversed, then each word's bytes. */

@@ -16,7 +16,7 @@
  *   v_swap16 .. v_swapN      the halves of each aligned group of 16, 32, ...
  *                            bits exchanged, up to N = 8 * V_BYTES
  * Per integer lane width S = s8, s16, s32, s64 (keys as signed lanes):
- *   v_set1_S(x), v_sub_S(a, b), v_max_S(a, b)
+ *   v_set1_S(x), v_sub_S(a, b), v_max_S(a, b), v_min_S(a, b)
  *   v_sign_S(v)              all ones in the negative lanes
  *   v_sel_gt_S(x, y, a, b)   x > y ? b : a, per lane
  *   v_sel_gt_lanes_S(...)    the same by a blend of whole lanes where the ISA
@@ -36,7 +36,8 @@
  *   v_for, v_fany, v_fbits   or, any lane set, MASK_BITS bits per lane
  *   v_fblend_F(m, a, b)      m ? b : a, per lane
  *   v_fvmask_F(m)            a float comparison as a vmask of its lanes
- * Capabilities, each 0 or 1, each chosen here and nowhere else:
+ * Capabilities, each 0 or 1 but the last's set of widths, each chosen here
+ * and nowhere else:
  *   ISA_CMP_S64        64-bit lanes compare in one instruction. 0: the
  *                      int64/uint64 column folds and batched rows run the
  *                      baseline's scalar loops, which beat an emulated
@@ -71,6 +72,10 @@
  *                      their indices i + lane likewise as int32, stored
  *                      from idx (a vector's lanes of room) (S = s32, s64).
  *                      0: derived.h's v_compress_store_S copies lane by lane.
+ *   ISA_MINMAX_WIDTHS  the lane widths W (a sum of 1, 2, 4, 8) whose
+ *                      v_max_S and v_min_S are one instruction each; the
+ *                      others' are a compare and a blend, which TopK's
+ *                      register network shares with its tags' blends.
  *   ISA                the level's row in isa_list.h (AVX2, ...)
  * The primitives built once from these for every ISA are in derived.h.
  */
@@ -80,8 +85,8 @@
 #endif
 #if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
     !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX) || \
-    !defined(ISA_POPCOUNT) || !defined(ISA_COMPRESS)
-#error "SIMD contract: the ISA file must define every ISA_ capability as 0 or 1"
+    !defined(ISA_POPCOUNT) || !defined(ISA_COMPRESS) || !defined(ISA_MINMAX_WIDTHS)
+#error "SIMD contract: the ISA file must define every ISA_ capability"
 #endif
 
 /* Every primitive, by its type: an ISA that lacks one, or gives it another

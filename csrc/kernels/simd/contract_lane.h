@@ -3,7 +3,7 @@
 static inline void L(contract)(void)
 {
     vec (*set1)(int64_t) = L(v_set1);
-    contract_binary binary[] = {L(v_sub), L(v_max)};
+    contract_binary binary[] = {L(v_sub), L(v_max), L(v_min)};
     contract_unary sign = L(v_sign);
     vec (*sel_gt[])(vec, vec, vec, vec) = {L(v_sel_gt), L(v_sel_gt_lanes)};
     contract_compare compare[] = {L(v_gt), L(v_ge), L(v_eq)};
