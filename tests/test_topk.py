@@ -618,6 +618,23 @@ def test_short_rows_in_tiles(dtype):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
+def test_short_rows_transposed_at_every_level(isa, dtype):
+    """Contiguous short rows go into their tiles by the transpose kernel, a square of as many
+    rows and elements as a vector has lanes at a time (the last squares overlapping the ones
+    before), element by element where a tile has fewer rows or a row fewer elements than
+    that: extents around the lanes of every level's vectors, tiles of 64 rows and of 36
+    (a run of 100), rows at a stride of their own, at every ISA level."""
+    rng = np.random.default_rng(int(dtype.num) + 90)
+    limit = min(TILE_ROW_BYTES // dtype.itemsize, TILE_ROW_ELEMENTS)
+    lanes = {v // dtype.itemsize for v in (16, 32, 64)}
+    for n in sorted({2, limit} | {m + d for m in lanes for d in (-1, 0, 1) if 2 <= m + d <= limit}):
+        x = sample(rng, (2, 100, n), dtype, ties=n % 2 == 0)
+        k = min(3, n)
+        check(x, k, largest=n % 2)
+        check(x[:, ::2], k, largest=1 - n % 2, sorted=0)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_k_1_by_the_arg_reduction(dtype):
     """k = 1 takes the arg reduction's kernels, then reads each row's value at
     its index: rows short and long, strided, reversed, byte-swapped, and a

@@ -65,6 +65,17 @@ typedef void (*argext_swap_kernel)(unsigned char *dst, const char *src, int64_t 
                                    int64_t n, int64_t s, int itemsize, int64_t ahead);
 
 /*
+ * Transpose kernel (transpose.h): rows x n elements of `itemsize` bytes
+ * (rows at byte stride rs, each one's elements contiguous) into dst, element
+ * e of row b at dst + (e * ld + b) * itemsize (ld >= rows), bytes as they
+ * are: TopK's tiles of short rows, which its column kernels then take.
+ * ahead: the byte distance to the rows the caller likely transposes next,
+ * prefetched meanwhile (a hint: it may lie past the end).
+ */
+typedef void (*argext_transpose_kernel)(char *dst, int64_t ld, const char *src, int64_t rows,
+                                        int64_t rs, int64_t n, int itemsize, int64_t ahead);
+
+/*
  * TopK scan kernel: offers the n >= 1 elements at p (byte stride s, maybe
  * negative) to the candidate set (topk.h), element j with index i0 + j, in
  * increasing index order; its instances are TopK's two orders (ops.h).
@@ -106,6 +117,7 @@ typedef struct argext_kernel_table {
     argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;
+    argext_transpose_kernel transpose;
     argext_topk_kernel topk[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];
     /* The TopK scan kernel for input of the opposite byte order. */
     argext_topk_kernel topk_swapped[ARGEXT_TOPK_OP_COUNT][ARGEXT_DTYPE_COUNT];

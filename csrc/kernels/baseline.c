@@ -7,6 +7,7 @@
 
 #include "kernels/abi.h"
 #include "kernels/byteswap.h"
+#include "kernels/transpose.h"
 #include "kernels/dtypes.h"
 #include "kernels/isa_tables.h"
 #include "kernels/table.h"
@@ -241,6 +242,14 @@ static void argext_byteswap_baseline(unsigned char *dst, const char *src, int64_
     swap_block(dst, src, rows, rs, n, s, itemsize, ahead);
 }
 #define SWAP_KERNEL argext_byteswap_baseline
+
+static void argext_transpose_baseline(char *dst, int64_t ld, const char *src, int64_t rows,
+                                      int64_t rs, int64_t n, int itemsize, int64_t ahead)
+{
+    transpose_prefetch(src, rows, rs, n * itemsize, ahead);
+    transpose_elements(dst, ld, src, 0, rows, rs, 0, n, itemsize);
+}
+#define TRANSPOSE_KERNEL argext_transpose_baseline
 
 const argext_kernel_table argext_kernels_baseline = {
 #include "kernels/table_init.h"

@@ -7,7 +7,8 @@
  * with KERNEL(op, shape, dtype) naming the includer's kernels,
  * COLS_SWAPPED_OPS the in-place byte-swapped column kernels (the baseline
  * has none), TOPK_REGS_OPS(shape) the TopK register kernels (the baseline
- * has none) and SWAP_KERNEL its swap kernel.
+ * has none), SWAP_KERNEL its swap kernel and TRANSPOSE_KERNEL its
+ * transpose kernel.
  */
     .row = ARGEXT_TABLE_OPS(row),
     .row_swapped = ARGEXT_TABLE_OPS(row_swapped),
@@ -15,6 +16,7 @@
     .cols_swapped = COLS_SWAPPED_OPS,
     .rows = ARGEXT_TABLE_OPS(rows),
     .swap = SWAP_KERNEL,
+    .transpose = TRANSPOSE_KERNEL,
     .topk = ARGEXT_TABLE_TOPK_OPS(topk),
     .topk_swapped = ARGEXT_TABLE_TOPK_OPS(topk_swapped),
     .topk_cols = ARGEXT_TABLE_TOPK_OPS(topk_cols),

@@ -157,6 +157,23 @@ static void SWAP_KERNEL(unsigned char *dst, const char *src, int64_t rows, int64
     swap_block(dst, src, rows, rs, n, s, itemsize, ahead);
 }
 
+/* The transpose kernel (simd/transpose.h), by the lanes of the itemsize. */
+#define TRANSPOSE_KERNEL TRANSPOSE_NAME(ISA_NAME_OF(ISA))
+#define TRANSPOSE_NAME(ISA_NAME) TRANSPOSE_NAME2(ISA_NAME)
+#define TRANSPOSE_NAME2(ISA_NAME) argext_transpose_##ISA_NAME
+static void TRANSPOSE_KERNEL(char *dst, int64_t ld, const char *src, int64_t rows, int64_t rs,
+                             int64_t n, int itemsize, int64_t ahead)
+{
+    if (itemsize == 1)
+        transpose_s8(dst, ld, src, rows, rs, n, ahead);
+    else if (itemsize == 2)
+        transpose_s16(dst, ld, src, rows, rs, n, ahead);
+    else if (itemsize == 4)
+        transpose_s32(dst, ld, src, rows, rs, n, ahead);
+    else
+        transpose_s64(dst, ld, src, rows, rs, n, ahead);
+}
+
 #define COLS_SWAPPED_OPS ARGEXT_TABLE_OPS(cols_swapped)
 #define TOPK_REGS_OPS(SHAPE) ARGEXT_TABLE_TOPK_OPS(SHAPE)
 const argext_kernel_table ISA_TABLE_OF(ISA) = {

@@ -22,3 +22,4 @@
 #include "kernels/simd/cols_narrow.h" /* fewer columns than a vector, rows back to back */
 #include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */
 #include "kernels/simd/topk_cols.h"  /* TopK's columns */
+#include "kernels/simd/transpose.h"  /* rows into a tile of columns */

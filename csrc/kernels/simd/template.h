@@ -27,6 +27,7 @@
 #include "kernels/table.h"
 
 #include "kernels/simd/contract.h"
+#include "kernels/transpose.h"
 
 /* Vectors per block of a contiguous row: the block's maximum is found
    first; the block is searched only when it beats the best so far. */
