@@ -589,17 +589,19 @@ def test_many_rows_and_columns_over_threads(threads, n_threads):
 
 COLS_K = 16  # the column kernels' largest k (csrc/kernels/topk.h); above it rows are scanned
 TILE_ROW_BYTES, TILE_ROW_ELEMENTS = 512, 256  # rows up to these go in tiles (engine/topk_cols.c)
+TILE_REGS_ROW_BYTES = 768  # for k up to the register kernel's (8)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids(ALL_DTYPES))
 def test_short_rows_in_tiles(dtype):
-    """Short rows (up to 512 bytes and 256 elements), 2 <= k <= 16, taken a tile of 64 rows at
-    a time: runs of the innermost kept dimension that end inside a tile,
-    rows on either side of the size limit, ties, NaN and -0.0, reversed and
-    strided rows, and outputs with strides of their own."""
+    """Short rows (up to 512 bytes, 768 with k <= 8, and 256 elements), 2 <= k <= 16, taken a
+    tile of 64 rows at a time: runs of the innermost kept dimension that end inside a tile,
+    rows on either side of the size limits, ties, NaN and -0.0, reversed and strided rows, and
+    outputs with strides of their own."""
     rng = np.random.default_rng(26)
     limit = min(TILE_ROW_BYTES // dtype.itemsize, TILE_ROW_ELEMENTS)
-    for n in sorted({2, 3, 16, 17, limit - 1, limit, limit + 1}):
+    regs_limit = min(TILE_REGS_ROW_BYTES // dtype.itemsize, TILE_ROW_ELEMENTS)
+    for n in sorted({2, 3, 16, 17, limit - 1, limit, limit + 1, regs_limit, regs_limit + 1}):
         x = sample(rng, (3, 130, n), dtype)
         for k in sorted({2, 3, 5, 8, 9, 16, n} & set(range(2, n + 1))):
             check(x, k)

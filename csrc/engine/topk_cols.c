@@ -284,11 +284,18 @@ argext_status argext_engine_topk_cols(const argext_topk_request *r)
 
 /* Rows of up to this many bytes and elements go in tiles
    (argext_topk_tiles_apply): int8 rows of 512 took twice the row scan's
-   time, their 8-bit row tags flushed every 128 rows (Zen 5). */
+   time, their 8-bit row tags flushed every 128 rows (Zen 5). With k up to
+   the register kernel's, rows of up to TILE_REGS_ROW_BYTES: transposed
+   by the level's kernel, avx2 on Zen 3, float32 rows of 130-192 took
+   0.35-0.7x the row scan's time at k = 2-8, float64 rows of 70-96
+   0.35-0.7x; float32 rows of 256 1.05x, float64 of 200 1.25x, and at
+   k = 16 (the column kernel) float32 rows of 192 1.23x. */
 #define TILE_ROW_BYTES 512
+#define TILE_REGS_ROW_BYTES 768
 #define TILE_ROW_ELEMENTS 256
 /* Rows per tile: its columns (a multiple of every vector's lanes); the
-   tile (32 KiB at most) stays in L1. */
+   tile (32 KiB at most; 48 KiB for the register kernel's rows) stays in
+   L1 or close. */
 #define TILE_COLS 64
 
 typedef struct {
@@ -311,8 +318,9 @@ typedef struct {
 int argext_topk_tiles_apply(const argext_topk_request *r)
 {
     int64_t w = (int64_t)argext_itemsize(r->dtype & ~ARGEXT_BYTESWAPPED);
+    int64_t bytes = r->k <= ARGEXT_TOPK_REGS_K ? TILE_REGS_ROW_BYTES : TILE_ROW_BYTES;
     return r->k >= 2 && r->k <= ARGEXT_TOPK_COLS_K && r->strides[r->axis] != 0 &&
-           r->shape[r->axis] * w <= TILE_ROW_BYTES && r->shape[r->axis] <= TILE_ROW_ELEMENTS;
+           r->shape[r->axis] * w <= bytes && r->shape[r->axis] <= TILE_ROW_ELEMENTS;
 }
 
 static void plan_tiles(tiles_plan *t, const argext_topk_request *r)
