@@ -40,9 +40,9 @@ static inline void argext_topk_copy_swapped(char *dst, const char *src, size_t w
     }
 }
 
-/* An output value: an input element of w bytes bit for bit, into native
-   order (swapped: the input's is the other one). The common sizes are
-   copied inline, not by a call per value. */
+/* An output value: an input element of w bytes (1, 2, 4 or 8) bit for
+   bit, into native order (swapped: the input's is the other one), copied
+   inline, not by a call per value. */
 static inline void argext_topk_copy_value(char *dst, const char *src, size_t w, int swapped)
 {
     if (swapped)
@@ -54,7 +54,7 @@ static inline void argext_topk_copy_value(char *dst, const char *src, size_t w, 
     else if (w == 8)
         memcpy(dst, src, 8);
     else
-        memcpy(dst, src, w);
+        *dst = *src;
 }
 
 /* Whether the column path takes the request: k <= ARGEXT_TOPK_COLS_K and a

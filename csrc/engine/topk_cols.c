@@ -435,13 +435,13 @@ static void run_tiles(const tiles_plan *t, int64_t p0, int64_t p1, int64_t *mem)
         tile_best(t, tile, bn, vt, it, work);
         char *values = t->values + at.out + j * t->row.out_step;
         char *indices = t->indices + at_i.out + j * t->row_i.out_step;
-        for (int64_t b = 0; b < bn; b++)
-            for (int64_t s = 0; s < t->k; s++) {
-                argext_topk_copy_value(values + b * t->row.out_step + s * t->values_step,
-                                       vt + (s * TILE_COLS + b) * w, (size_t)w, 0);
-                memcpy(indices + b * t->row_i.out_step + s * t->indices_step,
-                       &it[s * TILE_COLS + b], 8);
+        for (int64_t b = 0; b < bn; b++) {
+            char *v = values + b * t->row.out_step, *x = indices + b * t->row_i.out_step;
+            for (int64_t s = 0; s < t->k; s++, v += t->values_step, x += t->indices_step) {
+                argext_topk_copy_value(v, vt + (s * TILE_COLS + b) * w, (size_t)w, 0);
+                memcpy(x, &it[s * TILE_COLS + b], 8);
             }
+        }
         pos += bn;
         j += bn;
         if (j == t->row.n) {
