@@ -183,12 +183,26 @@ VINLINE vec L(topk_group_max)(const char *p, int64_t nv, int64_t g, int64_t grou
     return a;
 }
 
-/* The lane maxima of the keys of the nv vectors at p. Float lanes (four
-   vectors or more) take them as floats, in four streams, keyed at the
-   end, unless the row holds a NaN (which the float extreme may drop):
-   then as keys (topk_group_max). */
+/* The lane maxima of the keys of the nv vectors at p, a threshold's lower
+   bounds. Float lanes (four vectors or more) take them as floats, in four
+   streams, keyed at the end, unless the row holds a NaN (which the float
+   extreme may drop): then as keys (topk_group_max). 16-bit floats, whose
+   keys take seven instructions a vector, take each lane's key of an
+   element as safe: the best but where a NaN may be. */
 VINLINE vec L(topk_lane_max)(const char *p, int64_t nv, int op, int kind, int64_t inf, int sw)
 {
+    if (W == 2 && kind == ARGEXT_KIND_FLOAT) {
+        /* The bits' extremes as int16 (MIN: the sign flipped): the largest
+           if not negative, else the least. */
+        const vec flip = L(v_set1)(ARGEXT_OP_IS_MIN(op) ? SMIN(W) : 0);
+        vec hi = v_xor(L(v_load_row)(p, sw), flip), lo = hi;
+        for (int64_t v = 1; v < nv; v++) {
+            const vec x = v_xor(L(v_load_row)(p + v * V_BYTES, sw), flip);
+            hi = L(v_max)(hi, x);
+            lo = L(v_min)(lo, x);
+        }
+        return L(v_keys)(v_xor(L(v_sel_gt)(L(v_set1)(0), hi, hi, lo), flip), op, kind, inf);
+    }
 #ifdef FLANE
     if (kind == ARGEXT_KIND_FLOAT && nv >= 4) {
         const int min_op = ARGEXT_OP_IS_MIN(op);
