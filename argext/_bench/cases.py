@@ -81,6 +81,8 @@ CASES = {c.name: c for c in [
          ("float32",), _fixed((2, 64, 131072), (1, 8, 2097152)), (2, 8, 512)),
     Case("reversed_rows", "x[:, ::-1] along axis 1 (PyTorch, JAX: flip)", "argmax", 1,
          ("float32",), _fixed((8192, 8192)), (64, 64), reversed_axes=(1,)),
+    Case("reversed_cols", "x[::-1] along axis 0 (PyTorch, JAX: flip)", "argmax", 0,
+         ("float32",), _fixed((8192, 8192)), (64, 64), reversed_axes=(0,)),
     Case("reversed_1d", "x[::-1], a reversed 1-D array (PyTorch, JAX: flip)", "argmax", 0,
          ("float32",), _sized(None), (4096,), sized=True, reversed_axes=(0,)),
     Case("hardmax", "Hardmax, rows of 1000 (NumPy, PyTorch: zeros + put; JAX: one_hot)",
