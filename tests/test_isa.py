@@ -325,15 +325,16 @@ def test_medium_rows(isa, dtype):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_rows_of_blocks(isa, dtype):
-    """Rows past a few vectors and up to 2 KiB, which keep each block's
-    extreme at avx2 and search only the block holding the row's, and the
-    lengths around them: the winner at every edge of a 16-byte vector (so
+    """Rows past a few vectors and up to 2 KiB (floats 4 KiB, but for the
+    last occurrence), which keep each block's extreme at avx2 and search
+    only the block holding the row's, and the lengths around them: the winner at every edge of a 16-byte vector (so
     of every wider vector and block), alone and tied with another, rows
     starting at every element offset, signed zeros tied; for floats a NaN
     winning, and NaN skipped by nanargmax."""
     rng = np.random.default_rng(12)
     lanes = 16 // dtype.itemsize
-    lengths = sorted({b // dtype.itemsize for b in (388, 516, 640, 648, 776, 1024, 1032, 1540, 2048, 2056, 3000)})
+    lengths = sorted({b // dtype.itemsize
+                      for b in (388, 516, 640, 648, 776, 1024, 1032, 1540, 2048, 2056, 3000, 4000, 4096, 4104)})
     for n in lengths:
         edges = sorted({p for b in range(0, n + lanes, lanes) for p in (b - 1, b, b + 1) if 0 <= p < n})
         if len(edges) > 150:

@@ -55,12 +55,12 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
    boundary (NumPy's large arrays start 16 bytes past a line) stay here:
    Zen 4, avx512, float32 rows of 256 from DRAM 12 -> 21 GB/s. Longer rows,
    up to mid_block_bytes, on the levels of MID_BLOCK_ROWS. */
-VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned, int last)
+VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned, int last, int dram)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     if (V_BYTES != 32 && W >= 4 && aligned && n % block == 0 && n >= 2 * block)
         return 0;
-    const int64_t most = MID_BLOCK_ROWS ? L(mid_block_bytes)(floats, last, aligned) / W
+    const int64_t most = MID_BLOCK_ROWS ? L(mid_block_bytes)(floats, last, aligned, dram) / W
                                         : L(mid_row_vecs)(floats) * lanes;
     return n >= lanes && n <= most && !L(scalar)(kind);
 }
@@ -97,7 +97,9 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     }
 #endif
     const int floats = L(float_compares)(kind);
-    if (s == W && L(mid_rows)(kind, floats, n, ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0, last)) {
+    const int aligned = ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0;
+    const int dram = count * (ps < 0 ? -ps : ps) >= MID_DRAM_BYTES;
+    if (s == W && L(mid_rows)(kind, floats, n, aligned, last, dram)) {
         L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
         return;
     }

@@ -40,14 +40,20 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
    600-1024 1.06-1.18x, float64 of 300-512 1.10-1.28x; two builds' code
    layout alone moved a path they share by up to 10%); rows 16 bytes past
    one (NumPy's large arrays) read from DRAM ran 0.76-0.79x, though
-   1.03-1.13x in L2. At sse4.2, float rows of 50 vectors gained at most
+   1.03-1.13x in L2, so they go on to 4 KiB only in calls under
+   MID_DRAM_BYTES (in cache, most likely: float32 (1000, 1000) 1.06x in L3,
+   (1500, 700) 1.16x, (250, 1000) in L2 1.15x, float64 (1000, 500) 1.08x,
+   NumPy's classifier rows). At sse4.2, float rows of 50 vectors gained at most
    1.1x and of 95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep
    the row scan. */
 #define MID_BLOCK_BYTES 4096
 #define MID_BLOCK_ROWS (V_BYTES == 32)
-VINLINE int64_t L(mid_block_bytes)(int floats, int last, int aligned)
+/* Calls over this many bytes or more read their rows from DRAM, most likely. */
+#define MID_DRAM_BYTES (8 << 20)
+VINLINE int64_t L(mid_block_bytes)(int floats, int last, int aligned, int dram)
 {
-    return floats && !last && aligned ? MID_BLOCK_BYTES : floats || W <= 2 ? 2048 : W == 4 ? 1024 : 640;
+    return floats && !last && (aligned || !dram) ? MID_BLOCK_BYTES
+                                                 : floats || W <= 2 ? 2048 : W == 4 ? 1024 : 640;
 }
 
 /* The index of the row's first (last) lane set in bits, the vector's bits
@@ -165,8 +171,6 @@ VINLINE int64_t L(mid_search)(const char *p, int64_t n, int64_t i0, int64_t nb, 
     return pos;
 }
 
-/* Calls over this many bytes or more read their rows from DRAM, most likely. */
-#define MID_DRAM_BYTES (8 << 20)
 
 #ifdef FLANE
 /* A float row of at least two whole blocks from its first vector boundary
