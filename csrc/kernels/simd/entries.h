@@ -100,7 +100,7 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     const int aligned = ((uintptr_t)p | (uintptr_t)ps) % V_BYTES == 0;
     const int dram = count * (ps < 0 ? -ps : ps) >= MID_DRAM_BYTES;
     if (s == W && L(mid_rows)(kind, floats, n, aligned, last, dram)) {
-        L(rows_mid)(p, count, ps, n, last, idx, op, kind, inf, floats);
+        L(rows_mid)(p, count, ps, n, last, dram, idx, op, kind, inf, floats);
         return;
     }
     if (!L(row_vectorised)(kind, n, s)) {

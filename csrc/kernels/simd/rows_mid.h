@@ -267,12 +267,11 @@ VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int last, int op, int 
 }
 
 /* Rows of n elements (entries.h, mid_rows), the p + k * ps for k < count:
-   their indices. */
-VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, int last, int64_t *idx,
-                         int op, int kind, int64_t inf, int floats)
+   their indices. dram: the call spans MID_DRAM_BYTES or more. */
+VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, int last, int dram,
+                         int64_t *idx, int op, int kind, int64_t inf, int floats)
 {
     const int blocks = n > L(mid_row_vecs)(floats) * (V_BYTES / W);
-    const int dram = count * (ps < 0 ? -ps : ps) >= MID_DRAM_BYTES;
     (void)dram;
     for (int64_t k = 0; k < count; k++, p += ps) {
         prefetch_ahead(p, n * W); /* as a row scan asks (off where that is slower) */
