@@ -224,7 +224,8 @@ def planted_folds(rng, dtype, rows, cols, block):
     floats) sit on the rows around the kernel's 128-row chunks and the columns
     around the engine's column blocks."""
     x = sample(rng, dtype, (rows, cols), spread=3)
-    hot_rows = [r for r in (0, 1, 31, 32, 33, 126, 127, 128, 129, 255, 256, 257, rows - 2, rows - 1)
+    hot_rows = [r for r in (0, 1, 31, 32, 33, 126, 127, 128, 129, 255, 256, 257, 383, 384, 511, 512,
+                            rows - 2, rows - 1)
                 if 0 <= r < rows]
     hot_cols = [c for c in (0, block - 1, block, 2 * block - 1, 2 * block, cols - 1) if c < cols]
     for c in hot_cols:

@@ -114,20 +114,17 @@ static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t
    axis (negative stride), the only one reduced, is folded from its far end
    in address order, the ascending streams the prefetchers follow: its rows
    numbered down from f0 + (n - 1) * weight, the other occurrence asked for
-   (the far end's first is the row's last). Where that turns the first
-   occurrence into the last, only for floats: integer columns with many
-   ties fold slower for the last (every tie a store), more than the order
-   costs. Zen 3, avx2, reversed over axis 0 against the descending fold:
-   float32 (65536, 256) first 1.6-1.8x, last 1.5x; int8 (8192, 4096) last
-   1.8-2.2x, first 0.8x had it been turned (random bytes: about 32 ties a
-   column). */
+   (the far end's first is the row's last). Zen 3, avx2, reversed over axis
+   0 against the descending fold: float32 (65536, 256) first 1.6-1.8x, last
+   1.5x; int8 (8192, 4096) last 1.8-2.2x, first (the last in address order,
+   whose ties the kernel's row pairs absorb) at its forward view's time. */
 static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f0, int init,
                       int64_t *idx, argext_engine_scratch *s)
 {
     const int64_t n = p->axis.n;
     int64_t rs = p->axis.in_stride, weight = p->axis.out_step;
     int last = p->last;
-    if (rs < 0 && p->nr == 0 && (last || argext_kind(p->dtype) == ARGEXT_KIND_FLOAT)) {
+    if (rs < 0 && p->nr == 0) {
         q += (n - 1) * rs;
         f0 += (n - 1) * weight;
         rs = -rs;

@@ -61,18 +61,6 @@ static inline size_t argext_itemsize(int dtype)
 #undef ARGEXT_SIZE_CASE
 }
 
-/* The kind (ARGEXT_KIND_*) of a valid dtype (flags removed). */
-static inline int argext_kind(int dtype)
-{
-#define ARGEXT_KIND_CASE(ENUM, NAME, ET, KT, KMAX, LANE, KIND, INF, ONE) \
-    case ARGEXT_##ENUM: return ARGEXT_KIND_##KIND;
-    switch (dtype) {
-    ARGEXT_DTYPES(ARGEXT_KIND_CASE)
-    default: return ARGEXT_KIND_SIGNED;
-    }
-#undef ARGEXT_KIND_CASE
-}
-
 /* The bits of the value 1 in a valid dtype, as an unsigned integer of its
    width (Hardmax's output); 0 otherwise. */
 static inline uint64_t argext_one_bits(int dtype)

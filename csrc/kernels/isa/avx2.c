@@ -29,6 +29,10 @@ typedef __m256i vec;
 #define ISA_MASKED_LOAD 0
 #define ISA_MASKED_STORE 1 /* row bytes blended, not masked stores (v_store_row_S below) */
 #define ISA_LANE_INDEX 0
+/* AMD Zen 3, axis 0 after row 256, all pairs against rows alone: float32
+   (1024, 1024) in cache 1.6x, (8192, 1024) from DRAM 1.4x, int32 1.2x,
+   int8 1.0-1.1x, int64 0.96x */
+#define ISA_FOLD_ALL_PAIRS 1
 #define ISA_POPCOUNT 1
 #define ISA_COMPRESS 0
 #define ISA_MINMAX_WIDTHS 7 /* pmaxs/pmins b, w, d; not q */

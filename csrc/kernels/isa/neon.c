@@ -24,6 +24,7 @@ typedef int8x16_t vec;
 #define ISA_MASKED_LOAD 0
 #define ISA_MASKED_STORE 0
 #define ISA_LANE_INDEX 0
+#define ISA_FOLD_ALL_PAIRS 0
 #define ISA_POPCOUNT 1 /* cnt and addv */
 #define ISA_COMPRESS 0
 #define ISA_MINMAX_WIDTHS 7 /* smax/smin .16b, .8h, .4s; not .2d */

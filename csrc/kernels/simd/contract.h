@@ -55,6 +55,11 @@
  *                      in a byte. 1 requires v_store_row_S(rows, up, r)
  *                      (a masked byte store, or the bytes blended: AVX2, SSE4.2).
  *                      0: they store indices directly (v_store_index_S).
+ *   ISA_FOLD_ALL_PAIRS the column fold (ISA_MASKED_STORE 1) takes every
+ *                      row in pairs by row bytes. 0: the first occurrence's
+ *                      rows after CHUNKED_ROWS (template.h) go alone, a
+ *                      test skipping the stores of a vector that improves
+ *                      no column.
  *   ISA_LANE_INDEX     dense short rows find their indices eight rows at a
  *                      time in one vector of int64 lanes (V_BYTES 64).
  *                      1 requires v_row_index8(e, r0, per, bits, last).
@@ -85,7 +90,8 @@
 #endif
 #if !defined(ISA_CMP_S64) || !defined(ISA_FILTER_SCAN) || !defined(ISA_MASKED_LOAD) || \
     !defined(ISA_MASKED_STORE) || !defined(ISA_FMAX_KEEPS_NAN) || !defined(ISA_LANE_INDEX) || \
-    !defined(ISA_POPCOUNT) || !defined(ISA_COMPRESS) || !defined(ISA_MINMAX_WIDTHS)
+    !defined(ISA_POPCOUNT) || !defined(ISA_COMPRESS) || !defined(ISA_MINMAX_WIDTHS) || \
+    !defined(ISA_FOLD_ALL_PAIRS)
 #error "SIMD contract: the ISA file must define every ISA_ capability"
 #endif
 

@@ -39,8 +39,9 @@
 /* Rows of a column fold noted in row bytes between flushes to indices
    (a row less the chunk's first fits a byte beside -1). */
 #define ROW_CHUNK 128
-/* Rows of a column fold taken branch-free; after them few columns improve
-   (about one in r at row r of random data), so a test skips most stores. */
+/* Rows of a column fold taken branch-free (unless ISA_FOLD_ALL_PAIRS);
+   after them few columns improve (about one in r at row r of random data),
+   so a test skips most stores. */
 #define CHUNKED_ROWS 256
 /* Column folds of at most TILE_ROWS rows take them all in registers,
    a line of columns at a time (cols_tile): AMD Zen 3, avx2, float32 from
