@@ -219,6 +219,31 @@ def test_column_folds_of_few_rows_in_registers(isa, dtype):
             assert np.array_equal(fn(x, (0, 1), axis_direction=direction), want), (op, direction)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_column_folds_of_narrow_blocks_in_tiles(isa, dtype):
+    """Columns of 64 to 250 bytes (one to eight vectors) over more than 16
+    rows fold in tiles of rows kept in registers: int8's of 128 rows (the
+    row numbers fit its lanes), the others' of 16 KiB; extremes, ties and NaN
+    on either side of the tiles' edges, in a contiguous, a reversed, a
+    byte-swapped view and columns cut from wider rows."""
+    rng = np.random.default_rng(43)
+    w = dtype.itemsize
+    for cols in (64 // w, 100 // w, 250 // w):
+        tile = 128 if w == 1 else 16384 // (cols * w)
+        for rows in (17, tile - 1, tile, tile + 1, 3 * tile + 5):
+            x = sample(rng, dtype, (rows, cols + 7), spread=3)
+            edges = [r for r in (0, tile - 1, tile, 2 * tile - 1, 2 * tile, rows - 1) if r < rows]
+            for c in range(cols + 7):
+                x[rng.choice(edges, min(2, len(edges)), replace=False), c] = 5
+            if is_float(dtype):
+                x[rng.choice(edges, 2), rng.integers(0, cols, 2)] = np.nan
+            for v in (x[:, :cols].copy(), x[:, :cols]):
+                check_all(v, 0)
+                check_all(v[::-1], 0)
+            if dtype != BFLOAT16:
+                check_all(x[:, :cols].astype(dtype.newbyteorder()), 0)
+
+
 def planted_folds(rng, dtype, rows, cols, block):
     """A (rows, cols) fold whose ties of the maximum and minimum (and NaN for
     floats) sit on the rows around the kernel's 128-row chunks and the columns

@@ -1,15 +1,16 @@
 /*
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
  * bn >= V_BYTES / W contiguous columns folded over `rows` rows. Up to
- * TILE_ROWS rows are taken together in registers (cols_tile). Otherwise, with
- * masked stores the first CHUNKED_ROWS rows go two at a time and
- * branch-free: one load and store of the best keys per two input vectors
- * keeps the loop short enough for the core to have many lines in flight
- * (few long rows: segmentation maps), and improving columns note their row
- * in a byte (row_of, the caller's bn bytes), flushed to indices every
- * ROW_CHUNK rows. The other rows go one
- * at a time, the first DENSE_ROWS without a test, then skipping the stores
- * of a vector that improves no column (few do, once rows are many).
+ * TILE_ROWS rows are taken together in registers (cols_tile), and so are
+ * narrow blocks' (under 8 vectors) in tiles of more rows. Otherwise, with
+ * masked stores the first CHUNKED_ROWS rows (or all: ISA_FOLD_ALL_PAIRS) go
+ * two at a time and branch-free: one load and store of the best keys per
+ * two input vectors keeps the loop short enough for the core to have many
+ * lines in flight (few long rows: segmentation maps), and improving columns
+ * note their row in a byte (row_of, the caller's bn bytes), flushed to
+ * indices every ROW_CHUNK rows. The other rows go one at a time, the first
+ * DENSE_ROWS without a test, then skipping the stores of a vector that
+ * improves no column (few do, once rows are many).
  * The last vector of a row may overlap the one before it (idempotent: a
  * column updated twice by the same rows gets the same key and index).
  * best holds the keys of dtypes.h (unsigned ones flipped back, `flip`).
@@ -184,10 +185,11 @@ VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw,
 }
 
 /* The rows' lines TILE_PREFETCH bytes on asked for, from TILE_PREFETCH_ROWS
-   rows (past the rows' end: the address formed as an integer). */
+   to TILE_ROWS rows (past the rows' end: the address formed as an
+   integer); a narrow block's taller tiles read on down their rows. */
 VINLINE void L(tile_prefetch)(const char *q, int64_t nt, int64_t rs)
 {
-    if (nt >= TILE_PREFETCH_ROWS)
+    if (nt >= TILE_PREFETCH_ROWS && nt <= TILE_ROWS)
         for (int64_t t = 0; t < nt; t++)
             argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(t * rs + TILE_PREFETCH)));
 }
@@ -260,8 +262,8 @@ VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *k
 }
 
 /* One vector's result (columns from jj) into best and idx, where row t
-   has flat index at[t]; init: the rows are the fold's first. */
-VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, const int64_t *at, char *best,
+   has flat index f0 + t * fw; init: the rows are the fold's first. */
+VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, int64_t f0, int64_t fw, char *best,
                            int64_t *idx, vec flip, int last, int init)
 {
     enum { LANES = V_BYTES / W };
@@ -270,7 +272,7 @@ VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, const int64_t *at, char *
     if (init) {
         v_store(best + jj * W, v_xor(kb, flip));
         for (int l = 0; l < LANES; l++)
-            idx[jj + l] = at[row[l]];
+            idx[jj + l] = f0 + row[l] * fw;
         return;
     }
     const vec b = v_xor(v_load(best + jj * W), flip);
@@ -279,7 +281,7 @@ VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, const int64_t *at, char *
         return;
     v_store(best + jj * W, v_xor(L(v_max)(kb, b), flip));
     for (int l = 0; l < LANES; l++) /* branch-free: which lanes improve is random */
-        idx[jj + l] = (up >> (l * MASK_BITS(W))) & 1 ? at[row[l]] : idx[jj + l];
+        idx[jj + l] = (up >> (l * MASK_BITS(W))) & 1 ? f0 + row[l] * fw : idx[jj + l];
 }
 
 /* The fold of rows <= TILE_ROWS rows, a line of columns at a time: each
@@ -293,21 +295,18 @@ VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
                           int op, int kind, int64_t inf, int sw)
 {
     enum { LANES = V_BYTES / W, G = TILE_VECS };
-    int64_t at[TILE_ROWS];
-    for (int64_t t = 0; t < rows; t++)
-        at[t] = f0 + t * fw;
     vec kb[G], ri[G];
     int64_t j = 0;
     for (; j + G * LANES <= bn; j += G * LANES) {
         L(tile_reduce)(p + j * W, rows, rs, G, kb, ri, last, op, kind, inf, sw);
         ARGEXT_UNROLL
         for (int u = 0; u < G; u++)
-            L(tile_merge)(j + u * LANES, kb[u], ri[u], at, best, idx, flip, last, init);
+            L(tile_merge)(j + u * LANES, kb[u], ri[u], f0, fw, best, idx, flip, last, init);
     }
     for (; j < bn; j += LANES) { /* the last may overlap the one before: idempotent */
         const int64_t jj = L(cols_vector)(j, bn);
         L(tile_reduce)(p + jj * W, rows, rs, 1, kb, ri, last, op, kind, inf, sw);
-        L(tile_merge)(jj, kb[0], ri[0], at, best, idx, flip, last, init);
+        L(tile_merge)(jj, kb[0], ri[0], f0, fw, best, idx, flip, last, init);
     }
 }
 
@@ -319,6 +318,16 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     if (rows <= TILE_ROWS) {
         L(cols_tile)(p, rows, rs, fw, bn, f0, best, idx, flip, last, init, op, kind, inf, sw);
+        return;
+    }
+    if (bn * W < 8 * V_BYTES) {
+        /* narrow blocks: tiles of rows in registers, their rows numbered in
+           lanes (int8: 128 rows), NARROW_TILE_BYTES at most */
+        const int64_t fit = NARROW_TILE_BYTES / (bn * W), most = W == 1 ? 128 : 32768;
+        const int64_t tile = fit < TILE_ROWS ? TILE_ROWS : fit < most ? fit : most;
+        for (int64_t t0 = 0; t0 < rows; t0 += tile, init = 0)
+            L(cols_tile)(p + t0 * rs, rows - t0 < tile ? rows - t0 : tile, rs, fw, bn,
+                         f0 + t0 * fw, best, idx, flip, last, init, op, kind, inf, sw);
         return;
     }
     int64_t r = 0;
