@@ -343,21 +343,17 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
         r = 1;
     }
 #if ISA_MASKED_STORE
-    /* narrow blocks: the stores every row would chain pair to pair through
-       best; the improve test skips them */
-    if (bn * W >= 8 * V_BYTES && (rows > 1 || !init)) {
-        /* every row where the ISA says so, or where ties of the extreme are
-           common (lanes of one or two bytes) and each tie would store
-           indices for the last occurrence (Zen 3, sse4.2: int8 1.7x) */
-        const int chunk_all = ISA_FOLD_ALL_PAIRS || (last && W <= 2);
-        const int64_t chunked = chunk_all ? rows : CHUNKED_ROWS;
-        L(cols_chunks)(p, r, rows, chunked, rs, fw, bn, f0, init, best, idx, row_of, flip, last,
-                       op, kind, inf, sw);
-        if (rows <= chunked)
-            return;
-        r = chunked;
-        init = 0;
-    }
+    /* every row where the ISA says so, or where ties of the extreme are
+       common (lanes of one or two bytes) and each tie would store indices
+       for the last occurrence (Zen 3, sse4.2: int8 1.7x) */
+    const int chunk_all = ISA_FOLD_ALL_PAIRS || (last && W <= 2);
+    const int64_t chunked = chunk_all ? rows : CHUNKED_ROWS;
+    L(cols_chunks)(p, r, rows, chunked, rs, fw, bn, f0, init, best, idx, row_of, flip, last, op,
+                   kind, inf, sw);
+    if (rows <= chunked)
+        return;
+    r = chunked;
+    init = 0;
 #else
     (void)row_of;
 #endif
