@@ -244,6 +244,46 @@ def test_column_folds_of_narrow_blocks_in_tiles(isa, dtype):
                 check_all(x[:, :cols].astype(dtype.newbyteorder()), 0)
 
 
+def narrow_chunk_edges(w, cols):
+    """Rows on either side of the narrow fold's 16 KiB chunk edges (whole
+    units of cols / gcd(cols, lanes) vectors) for 16-, 32- and 64-byte vectors."""
+    edges = set()
+    for vector in (16, 32, 64):
+        lanes = vector // w
+        if cols >= lanes:
+            continue
+        unit = cols // np.gcd(cols, lanes)
+        chunk_rows = 16384 // (unit * vector) * unit * lanes // cols
+        edges.update(k * chunk_rows + d for k in (1, 2, 3) for d in (-1, 0))
+    return sorted(edges)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_narrow_columns_over_chunks(isa, dtype):
+    """Axis 0 of (n, c) arrays with fewer columns than a vector, over several
+    of the narrow fold's chunks: ties of each column's extreme on either side
+    of the chunks' edges, NaN in a later chunk (and none), and slowly rising rows (each
+    chunk raises every column, with ties in runs); forward and reversed."""
+    rng = np.random.default_rng(47)
+    w = dtype.itemsize
+    for cols in (2, 3, 5, 6, 8):
+        edges = narrow_chunk_edges(w, cols)
+        if not edges:
+            continue
+        rows = edges[-1] + 9
+        x = sample(rng, dtype, (rows, cols), spread=3)
+        for c in range(cols):
+            x[rng.choice(edges, 2, replace=False), c] = 5
+            x[rng.choice(edges, 2, replace=False), c] = 0 if dtype.kind == "u" else -5
+        if is_float(dtype):
+            x[edges[-2], 0] = x[edges[-1], cols - 1] = np.nan
+        rising = np.linspace(0, 100, rows * cols).reshape(rows, cols).astype(dtype)
+        numbers = np.where(np.isnan(x), 1, x).astype(dtype) if is_float(dtype) else x
+        for v in (x, numbers, rising):
+            check_all(v, 0)
+            check_all(v[::-1], 0)
+
+
 def planted_folds(rng, dtype, rows, cols, block):
     """A (rows, cols) fold whose ties of the maximum and minimum (and NaN for
     floats) sit on the rows around the kernel's 128-row chunks and the columns
