@@ -200,6 +200,18 @@ VINLINE int L(narrow_group)(const char *q, int64_t t0, int64_t t1, int U, int fl
         any = L(narrow_group)(q, t0, t1, U, floats, target, want, op, kind, inf);           \
         break;
 
+/* The bits of column c's lanes in a vector whose lane 0 is column f:
+   every (column f's) moved up by c - f lanes mod bn, those past the last
+   lane dropped. */
+VINLINE uint64_t L(narrow_lanes)(int64_t c, int64_t f, int64_t bn, uint64_t every)
+{
+    const int64_t shift = c >= f ? c - f : c - f + bn;
+    const uint64_t lanes = MASK_BITS(W) * (V_BYTES / W) == 64
+                               ? ~UINT64_C(0)
+                               : (UINT64_C(1) << (MASK_BITS(W) * (V_BYTES / W))) - 1;
+    return (every << (shift * MASK_BITS(W))) & lanes;
+}
+
 /* The whole units of the block at p (row r has flat index f0 + r *
    weight) folded into best (keys, unsigned ones flipped back) and idx as
    the column fold does; returns the rows folded (the caller folds the
@@ -216,17 +228,15 @@ VINLINE int64_t L(cols_narrow)(const char *p, int64_t rows, int64_t weight, int6
     const int64_t group = U < NARROW_GROUP_VECS ? NARROW_GROUP_VECS / U : 1;
     const int64_t flip = kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0;
     const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
-    /* each unit lane's column; each column's lanes in each vector of a unit */
+    /* each unit lane's column; the lanes of the column a vector starts
+       with (every bn-th), shifted to give any column's (narrow_lanes) */
     uint8_t col_of[NARROW_UNIT_VECS * LANES];
-    uint64_t col_lanes[LANES][NARROW_UNIT_VECS];
-    for (int64_t c = 0; c < bn; c++)
-        for (int u = 0; u < U; u++)
-            col_lanes[c][u] = 0;
+    uint64_t every = 0;
+    for (int64_t l = 0; l < LANES; l += bn)
+        every |= lane_bits << (l * MASK_BITS(W));
     for (int u = 0, c = 0; u < U; u++)
-        for (int l = 0; l < LANES; l++, c = c + 1 == bn ? 0 : c + 1) {
+        for (int l = 0; l < LANES; l++, c = c + 1 == bn ? 0 : c + 1)
             col_of[u * LANES + l] = (uint8_t)c;
-            col_lanes[c][u] |= lane_bits << (l * MASK_BITS(W));
-        }
     /* the columns' best as signed lanes, and in each vector of a unit */
     int64_t b[LANES];
     LANE_INT lane[NARROW_UNIT_VECS][LANES];
@@ -281,7 +291,7 @@ VINLINE int64_t L(cols_narrow)(const char *p, int64_t rows, int64_t weight, int6
                 best[c] = (LANE_INT)(m[c] ^ flip);
                 pending++;
                 for (int u = 0; u < U; u++)
-                    want[u] |= col_lanes[c][u];
+                    want[u] |= L(narrow_lanes)(c, col_of[u * LANES], bn, every);
             }
         init = 0;
         vec target[NARROW_UNIT_VECS];
@@ -322,7 +332,7 @@ VINLINE int64_t L(cols_narrow)(const char *p, int64_t rows, int64_t weight, int6
                         idx[c] = f0 + (v * LANES + l) / bn * weight;
                         pending--;
                         for (int x = 0; x < U; x++)
-                            want[x] &= ~col_lanes[c][x];
+                            want[x] &= ~L(narrow_lanes)(c, col_of[x * LANES], bn, every);
                         e &= want[u];
                     }
                 }
