@@ -345,6 +345,32 @@ def test_short_rows(isa, dtype):
         check_all(x[:, ::-1], 1)       # reversed elements: strided rows
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_rows_shorter_than_a_vector_beside_larger_ones(isa, dtype):
+    """Rows shorter than a vector are each read as a whole vector where it
+    stays inside the input: the lanes past a row (the next row, or the gap of
+    a strided view) must not count, and the last rows, whose vector would run
+    past the input, are read alone. Each row's best is planted at every
+    position, the next row starting with an extreme (NaN, which wins, for
+    floats) or the gap holding one."""
+    rng = np.random.default_rng(11)
+    big = np.array(100 if dtype.kind != "u" else 200).astype(dtype)
+    extremes = ([np.inf, -np.inf, np.nan] if is_float(dtype)
+                else [np.iinfo(dtype).max, np.iinfo(dtype).min])
+    for n in (3, 5, 6, 7, 9, 12, 15, 17, 24, 31, 33):
+        for extreme in extremes:
+            top = np.array(extreme).astype(dtype)
+            x = sample(rng, dtype, (2 * n, n), spread=3)
+            x[0::2][np.arange(n), np.arange(n)] = big  # each position once
+            x[1::2, 0] = top
+            check_all(x, 1)
+            check_all(x[0::2].copy(), 1)  # the best in the last row's last lane
+            wide = np.full((2 * n, n + 3), top, dtype)
+            wide[:, :n] = x
+            wide[1::2, :n] = sample(rng, dtype, (n, n), spread=3)
+            check_all(wide[:, :n], 1)  # rows with a gap of extremes
+
+
 def _medium_rows(rng, dtype, n):
     """Rows of n elements with the best planted where a row of whole vectors
     and one overlapping last vector (16-, 32- or 64-byte) can get it wrong:

@@ -65,8 +65,8 @@ VINLINE int L(mid_rows)(int kind, int floats, int64_t n, int aligned, int last, 
     return n >= lanes && n <= most && !L(scalar)(kind);
 }
 
-/* The batched rows: dense short rows first, then masked short rows, rows
-   of a few vectors, then row by row. */
+/* The batched rows: dense short rows first, then rows shorter than a
+   vector (each in one), rows of a few vectors, then row by row. */
 VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t s, int last,
                            int64_t *idx, int op, int kind, int64_t inf, argext_rows_kernel baseline)
 {
@@ -89,7 +89,14 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         idx += done;
         count -= done;
     }
-#if ISA_MASKED_LOAD
+#if !ISA_MASKED_LOAD
+    if (s == W && n >= 2 && n < V_BYTES / W && ps >= n * W && !L(scalar)(kind)) {
+        const int64_t done = L(rows_short)(p, count, ps, n, last, idx, op, kind, inf);
+        p += done * ps;
+        idx += done;
+        count -= done;
+    }
+#else
     if (s == W && n < V_BYTES / W) {
         for (int64_t k = 0; k < count; k++)
             idx[k] = L(row_short)(p + k * ps, n, last, op, kind, inf);

@@ -12,9 +12,7 @@
 #include "kernels/simd/row_filter.h" /* integer blocks tested against the best */
 #endif
 #include "kernels/simd/row_scan.h" /* one contiguous row */
-#if ISA_MASKED_LOAD
 #include "kernels/simd/row_short.h" /* rows shorter than a vector */
-#endif
 #include "kernels/simd/rows_dense.h" /* many short rows back to back */
 #include "kernels/simd/rows_mid.h"   /* rows of a few vectors */
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
