@@ -5,19 +5,27 @@
  * the row set to the lowest key.
  */
 
+/* The first (last) lane of the key maximum of a row's keys k (lanes 0 to
+   n - 1; the lanes past them hold the lowest key, so the maximum is taken
+   within the smallest power-of-two group holding the row). */
+VINLINE int64_t L(row_short_index)(vec k, int64_t n, int last)
+{
+    const uint64_t active = (UINT64_C(1) << (n * MASK_BITS(W))) - 1;
+    int group = W;
+    while (group < n * W)
+        group *= 2;
+    const uint64_t e = L(v_eq)(k, L(v_hmax_within)(k, group)) & active;
+    return (last ? msb64(e) : ctz64(e)) / MASK_BITS(W);
+}
+
 #if ISA_MASKED_LOAD
 /* A whole contiguous row of 1 <= n < V_BYTES / W elements, in one masked
-   vector whose lanes outside the row hold the lowest key. */
+   vector. */
 VINLINE int64_t L(row_short)(const char *p, int64_t n, int last, int op, int kind, int64_t inf)
 {
     const uint64_t active = (UINT64_C(1) << n) - 1;
-    vec k = L(v_sel_active)(active, L(v_keys)(L(v_load_active)(p, active), op, kind, inf),
-                            L(v_set1)(SMIN(W)));
-    int group = W;
-    while (group < n * W)
-        group *= 2; /* the lanes past the row hold the lowest key: skip them */
-    uint64_t e = L(v_eq)(k, L(v_hmax_within)(k, group)) & active;
-    return last ? msb64(e) : ctz64(e);
+    const vec k = L(v_keys)(L(v_load_active)(p, active), op, kind, inf);
+    return L(row_short_index)(L(v_sel_active)(active, k, L(v_set1)(SMIN(W))), n, last);
 }
 #else
 /* The whole contiguous row of 2 <= n < V_BYTES / W elements at p, read
@@ -26,14 +34,8 @@ VINLINE int64_t L(row_short)(const char *p, int64_t n, int last, int op, int kin
 VINLINE int64_t L(row_short_loaded)(const char *p, int64_t n, int last, vec lanes, int op, int kind,
                                     int64_t inf)
 {
-    const uint64_t active = (UINT64_C(1) << (n * MASK_BITS(W))) - 1;
-    const vec k = L(v_sel_gt)(lanes, L(v_set1)(n - 1), L(keys_at)(p, op, kind, inf, 0),
-                              L(v_set1)(SMIN(W)));
-    int group = W;
-    while (group < n * W)
-        group *= 2; /* the lanes past the row hold the lowest key: skip them */
-    const uint64_t e = L(v_eq)(k, L(v_hmax_within)(k, group)) & active;
-    return (last ? msb64(e) : ctz64(e)) / MASK_BITS(W);
+    const vec k = L(keys_at)(p, op, kind, inf, 0);
+    return L(row_short_index)(L(v_sel_gt)(lanes, L(v_set1)(n - 1), k, L(v_set1)(SMIN(W))), n, last);
 }
 
 /* Rows of 2 <= n < V_BYTES / W elements, count of them from p at byte
