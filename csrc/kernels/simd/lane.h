@@ -13,6 +13,7 @@
 #endif
 #include "kernels/simd/row_scan.h" /* one contiguous row */
 #include "kernels/simd/row_short.h" /* rows shorter than a vector */
+#include "kernels/simd/transpose.h"  /* rows into a tile of columns; squares of rows */
 #include "kernels/simd/rows_dense.h" /* many short rows back to back */
 #include "kernels/simd/rows_mid.h"   /* rows of a few vectors */
 #include "kernels/simd/cols_fold.h"  /* contiguous columns over rows */
@@ -20,4 +21,3 @@
 #include "kernels/simd/cols_narrow.h" /* fewer columns than a vector, rows back to back */
 #include "kernels/simd/topk_scan.h"  /* TopK's threshold scan */
 #include "kernels/simd/topk_cols.h"  /* TopK's columns */
-#include "kernels/simd/transpose.h"  /* rows into a tile of columns */

@@ -147,6 +147,96 @@ VINLINE void L(packed_vector)(const char *q, int64_t n, int last, int64_t *out, 
     }
 }
 
+#if W >= 4 && V_BYTES / W >= 4
+/* One step of a square's vertical pass: lane b of x is row b's element e,
+   taken where it beats the row's best so far (ties keep the best: the
+   pass runs backwards for the last occurrence). */
+VINLINE void L(square_step)(vec *best, vec *at, vec x, int e, int floats, int is_min)
+{
+#ifdef FLANE
+    if (floats) {
+        const fmask up = is_min ? F(v_fgt)(*best, x) : F(v_fgt)(x, *best);
+        *best = F(v_fblend)(up, *best, x);
+        *at = F(v_fblend)(up, *at, L(v_set1)(e));
+        return;
+    }
+#endif
+    (void)floats, (void)is_min;
+    *at = L(v_sel_gt)(x, *best, *at, L(v_set1)(e));
+    *best = L(v_max)(*best, x);
+}
+
+/* A square of rows of exactly a vector each (as many rows as lanes) at q:
+   transposed in registers (transpose.h), vector e holding every row's
+   element e, so that one vertical pass finds each row's best and its index
+   in the row's lane, instead of a reduction across each vector's lanes and
+   a compare back. float32/float64 (floats) compare as floats, a square
+   holding a NaN by keys. The indices into out. */
+VINLINE void L(square_rows)(const char *q, int64_t *out, int last, int op, int kind, int64_t inf,
+                            int floats, const vec *high)
+{
+    enum { LANES = V_BYTES / W };
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    vec r[LANES];
+    prefetch_dense(q, LANES * V_BYTES);
+#ifdef FLANE
+    if (floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = F(v_load_floats)(q + b * V_BYTES, op, inf, 0);
+        fmask nan = F(v_funord)(r[0], r[1]);
+        ARGEXT_UNROLL
+        for (int b = 2; b < LANES; b += 2)
+            nan = v_for(nan, F(v_funord)(r[b], r[b + 1]));
+        floats = ARGEXT_OP_SKIPS_NAN(op) || !v_fany(nan);
+    }
+#endif
+    if (!floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = L(keys_at)(q + b * V_BYTES, op, kind, inf, 0);
+    }
+    L(transpose_regs)(r, high);
+    vec best, at;
+    if (last) {
+        best = r[LANES - 1], at = L(v_set1)(LANES - 1);
+        ARGEXT_UNROLL
+        for (int e = LANES - 2; e >= 0; e--)
+            L(square_step)(&best, &at, r[e], e, floats, is_min);
+    } else {
+        best = r[0], at = L(v_set1)(0);
+        ARGEXT_UNROLL
+        for (int e = 1; e < LANES; e++)
+            L(square_step)(&best, &at, r[e], e, floats, is_min);
+    }
+    LANE_INT index[LANES];
+    v_store((char *)index, at);
+    for (int b = 0; b < LANES; b++)
+        out[b] = index[b];
+}
+
+/* Rows of exactly a vector (lanes >= 4, wider than a byte: a square of
+   bytes is more vectors than registers), a square at a time; returns how
+   many rows it did. stream: as rows_packed takes it. */
+VINLINE int64_t L(rows_square)(const char *p, int64_t count, int last, int64_t *idx, int op,
+                               int kind, int64_t inf, int floats, int stream)
+{
+    enum { LANES = V_BYTES / W, STAGE = LANES > 8 ? LANES : 8 };
+    vec high[TRANSPOSE_STAGES(V_BYTES / W)];
+    L(transpose_high)(high);
+    int64_t k = 0;
+    for (; k + STAGE <= count; k += STAGE) {
+        int64_t line[STAGE];
+        int64_t *out = stream ? line : idx + k;
+        for (int64_t b = 0; b < STAGE; b += LANES)
+            L(square_rows)(p + (k + b) * V_BYTES, out + b, last, op, kind, inf, floats, high);
+        for (int64_t b = 0; stream && b < STAGE; b += 8)
+            dense_stream_line(idx + k + b, line + b);
+    }
+    return k;
+}
+#endif
+
 /* Rows of n elements no wider than a vector, V_BYTES / (n * W) to a
    vector; returns how many rows it did (whole vectors' worth). n is a
    constant where it is called, so that the rows of a vector unroll and the
@@ -161,6 +251,10 @@ VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last
     const int64_t per_vec = V_BYTES / (n * W), vecs = count / per_vec;
     const int64_t group = per_vec < 8 ? 8 / per_vec : 1; /* vectors of at least 8 rows */
     int64_t v = 0;
+#if W >= 4 && V_BYTES / W >= 4
+    if (per_vec == 1 && (floats || W == 8))
+        v = L(rows_square)(p, count, last, idx, op, kind, inf, floats, stream);
+#endif
 #if ISA_LANE_INDEX
     for (; per_vec >= 2 && v + group <= vecs; v += group) {
         uint64_t e[8] = {0};

@@ -40,21 +40,24 @@ VINLINE vec L(swap_lanes)(vec x, int m)
 #define TRANSPOSE_STAGES(lanes) \
     (((lanes) >= 2) + ((lanes) >= 4) + ((lanes) >= 8) + ((lanes) >= 16) + ((lanes) >= 32) + ((lanes) >= 64))
 
-/* The square of rows src + b * rs, b < lanes, from their element 0, into
-   dst: element e of row b at dst + (e * ld + b) * W; where `ahead` is not
-   0, the same rows' line `ahead` bytes on asked for. high[s]: all ones in
-   the lanes whose index has bit s. */
-VINLINE void L(transpose_square)(char *dst, int64_t ld, const char *src, int64_t rs,
-                                 const vec *high, int64_t ahead)
+/* The lanes' masks of the butterfly stages: high[s] all ones in the lanes
+   whose index has bit s. */
+VINLINE void L(transpose_high)(vec *high)
+{
+    enum { LANES = V_BYTES / W };
+    for (int s = 0; (1 << s) < LANES; s++) {
+        LANE_INT lane[LANES];
+        for (int j = 0; j < LANES; j++)
+            lane[j] = (LANE_INT)-((j >> s) & 1);
+        high[s] = v_load((const char *)lane);
+    }
+}
+
+/* The square of vectors r (lane e of vector b) transposed in place (into
+   lane b of vector e). */
+VINLINE void L(transpose_regs)(vec *r, const vec *high)
 {
     enum { LANES = V_BYTES / W, STAGES = TRANSPOSE_STAGES(V_BYTES / W) };
-    vec r[LANES];
-    ARGEXT_UNROLL
-    for (int b = 0; b < LANES; b++) {
-        if (ahead)
-            argext_prefetch((const char *)((uintptr_t)src + (uintptr_t)(b * rs + ahead)));
-        r[b] = v_load(src + b * rs);
-    }
     ARGEXT_UNROLL
     for (int s = 0; s < STAGES; s++) { /* a counted loop, unrolled: r stays in registers */
         const int m = 1 << s;
@@ -69,6 +72,23 @@ VINLINE void L(transpose_square)(char *dst, int64_t ld, const char *src, int64_t
             r[i + m] = v_xor(r[i + m], L(swap_lanes)(d, m));
         }
     }
+}
+
+/* The square of rows src + b * rs, b < lanes, from their element 0, into
+   dst: element e of row b at dst + (e * ld + b) * W; where `ahead` is not
+   0, the same rows' line `ahead` bytes on asked for. */
+VINLINE void L(transpose_square)(char *dst, int64_t ld, const char *src, int64_t rs,
+                                 const vec *high, int64_t ahead)
+{
+    enum { LANES = V_BYTES / W };
+    vec r[LANES];
+    ARGEXT_UNROLL
+    for (int b = 0; b < LANES; b++) {
+        if (ahead)
+            argext_prefetch((const char *)((uintptr_t)src + (uintptr_t)(b * rs + ahead)));
+        r[b] = v_load(src + b * rs);
+    }
+    L(transpose_regs)(r, high);
     ARGEXT_UNROLL
     for (int e = 0; e < LANES; e++)
         v_store(dst + e * ld * W, r[e]);
@@ -90,12 +110,7 @@ VINLINE void L(transpose)(char *dst, int64_t ld, const char *src, int64_t rows, 
         return;
     }
     vec high[TRANSPOSE_STAGES(V_BYTES / W)];
-    for (int s = 0; (1 << s) < LANES; s++) {
-        LANE_INT lane[LANES];
-        for (int j = 0; j < LANES; j++)
-            lane[j] = (LANE_INT)-((j >> s) & 1);
-        high[s] = v_load((const char *)lane);
-    }
+    L(transpose_high)(high);
     for (int64_t b = 0;; b = b + 2 * LANES <= rows ? b + LANES : rows - LANES) {
         for (int64_t e = 0;; e = e + 2 * LANES <= n ? e + LANES : n - LANES) {
             L(transpose_square)(dst + (e * ld + b) * W, ld, src + b * rs + e * W, rs, high,
