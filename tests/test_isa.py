@@ -371,6 +371,42 @@ def test_rows_shorter_than_a_vector_beside_larger_ones(isa, dtype):
             check_all(wide[:, :n], 1)  # rows with a gap of extremes
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_rows_of_exactly_a_vector_in_squares(isa, dtype):
+    """Dense rows as wide as a 16-, 32- or 64-byte vector go a square at a
+    time (as many rows as lanes, transposed in registers): each row's best
+    planted at every position, alone and tied with a later one, rows of
+    signed zeros, the square's rows beside a row holding a NaN (which wins;
+    its square then goes by keys), nanargmax skipping it, and a call long
+    enough to stream its indices, against NumPy."""
+    rng = np.random.default_rng(17)
+    previous = argext.get_num_threads()
+    argext.set_num_threads(1)  # one kernel call over all the rows
+    try:
+        for n in sorted({b // dtype.itemsize for b in (16, 32, 64)} - {1, 2}):
+            rows = 3 * 64 + 5  # squares of up to 64 rows and a tail
+            x = sample(rng, dtype, (rows, n), spread=3)
+            x[~np.isfinite(comparable(x))] = 0
+            r = np.arange(rows)
+            x[r, r % n] = 7  # each position alone
+            tied = r[r % 3 == 1]
+            x[tied, (tied * 5 + 1) % n] = 7  # and tied, before or after it
+            if is_float(dtype):
+                x[r % 11 == 4] = -0.0
+                x[r % 11 == 4, ::3] = 0.0
+            check_all(x, 1)
+            if is_float(dtype):
+                y = x.copy()
+                y[r % 37 == 9, (r[r % 37 == 9] * 3) % n] = np.nan
+                check_all(y, 1)
+                for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
+                    assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, n)
+            long = np.resize(x, (131072 + 3 * 64 + 5, n))  # indices streamed by whole lines
+            check_all(long, 1)
+    finally:
+        argext.set_num_threads(previous)
+
+
 def _medium_rows(rng, dtype, n):
     """Rows of n elements with the best planted where a row of whole vectors
     and one overlapping last vector (16-, 32- or 64-byte) can get it wrong:
