@@ -242,9 +242,10 @@ VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op
 }
 
 /* mid_row_floats in keys, for every dtype. */
-VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int last, int op, int kind, int64_t inf)
+VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int64_t nv, int last, int op, int kind,
+                                int64_t inf)
 {
-    const int64_t lanes = V_BYTES / W, nv = (n - 1) / lanes;
+    const int64_t lanes = V_BYTES / W;
     const vec t = L(keys_at)(q + (n - lanes) * W, op, kind, inf, 0);
     vec a[4] = {t, t, t, t};
     int64_t v = 0;
@@ -267,24 +268,34 @@ VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int last, int op, int 
     return pos;
 }
 
-#ifdef FLANE
-/* Float rows of nv + 1 vectors at most (nv a constant where it is called,
+/* Rows of nv + 1 vectors at most (nv a constant where it is called,
    so that the loops over the vectors unroll and hold no branch: rows of
    ten float32 took 25 cycles each at avx2 with the vector count a
    variable). Zen 3, avx2, against that: float32 rows of 10 to 30 and
    float64 of 5 to 12 1.4-1.8x in L2, rows of 10 1.28x from DRAM; rows of
    3 and 4 vectors from DRAM 0.93-0.96x, so they take it only in calls
    under MID_DRAM_BYTES. */
+#ifdef FLANE
 VINLINE void F(rows_mid_few)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t nv, int last,
                              int64_t *idx, int op, int kind, int64_t inf)
 {
     for (int64_t k = 0; k < count; k++, p += ps) {
         prefetch_ahead(p, n * W);
-        if (!F(mid_row_floats)(p, n, nv, last, idx + k, op, inf))
-            idx[k] = L(mid_row_keys)(p, n, last, op, kind, inf);
+        if (!F(mid_row_floats)(p, n, nv, last, idx + k, op, inf)) /* a NaN: its keys by the loop */
+            idx[k] = L(mid_row_keys)(p, n, (n - 1) / (V_BYTES / W), last, op, kind, inf);
     }
 }
 #endif
+
+/* The same by keys (integers, float16, bfloat16). */
+VINLINE void L(rows_mid_few_keys)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t nv,
+                                  int last, int64_t *idx, int op, int kind, int64_t inf)
+{
+    for (int64_t k = 0; k < count; k++, p += ps) {
+        prefetch_ahead(p, n * W);
+        idx[k] = L(mid_row_keys)(p, n, nv, last, op, kind, inf);
+    }
+}
 
 /* Rows of n elements (entries.h, mid_rows), the p + k * ps for k < count:
    their indices. dram: the call spans MID_DRAM_BYTES or more. */
@@ -292,10 +303,11 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
                          int64_t *idx, int op, int kind, int64_t inf, int floats)
 {
     const int blocks = n > L(mid_row_vecs)(floats) * (V_BYTES / W);
-    (void)dram;
+    const int64_t nv = (n - 1) / (V_BYTES / W);
+    /* a constant in each copy; see rows_mid_few. Floats apart: with the
+       keys' copies beside theirs, float32 rows of 10 measured 0.9x. */
 #ifdef FLANE
-    const int64_t nv = floats ? (n - 1) / (V_BYTES / W) : -1;
-    switch (nv <= 1 || !dram ? nv : -1) { /* a constant in each; see rows_mid_few */
+    switch (floats && (nv <= 1 || !dram) ? nv : -1) {
     case 0: F(rows_mid_few)(p, count, ps, n, 0, last, idx, op, kind, inf); return;
     case 1: F(rows_mid_few)(p, count, ps, n, 1, last, idx, op, kind, inf); return;
     case 2: F(rows_mid_few)(p, count, ps, n, 2, last, idx, op, kind, inf); return;
@@ -303,6 +315,13 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
     default: break;
     }
 #endif
+    switch (!floats && (nv <= 1 || !dram) ? nv : -1) {
+    case 0: L(rows_mid_few_keys)(p, count, ps, n, 0, last, idx, op, kind, inf); return;
+    case 1: L(rows_mid_few_keys)(p, count, ps, n, 1, last, idx, op, kind, inf); return;
+    case 2: L(rows_mid_few_keys)(p, count, ps, n, 2, last, idx, op, kind, inf); return;
+    case 3: L(rows_mid_few_keys)(p, count, ps, n, 3, last, idx, op, kind, inf); return;
+    default: break;
+    }
     for (int64_t k = 0; k < count; k++, p += ps) {
         prefetch_ahead(p, n * W); /* as a row scan asks (off where that is slower) */
 #ifdef FLANE
@@ -316,6 +335,6 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
 #endif
         (void)floats;
         idx[k] = blocks ? L(mid_row_key_blocks)(p, n, last, op, kind, inf)
-                        : L(mid_row_keys)(p, n, last, op, kind, inf);
+                        : L(mid_row_keys)(p, n, (n - 1) / (V_BYTES / W), last, op, kind, inf);
     }
 }
