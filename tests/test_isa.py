@@ -407,6 +407,46 @@ def test_rows_of_exactly_a_vector_in_squares(isa, dtype):
         argext.set_num_threads(previous)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_rows_of_one_to_two_vectors_in_squares(isa, dtype):
+    """Rows longer than a 16-, 32- or 64-byte vector and at most two (float32
+    rows of 9 to 16 at avx2) go as many at a time as a vector has lanes, as two
+    squares (their first and their last elements, sharing some): each row's
+    best planted at every position, alone and tied with another before or
+    after it, rows of signed zeros, rows holding a NaN (which wins; their
+    squares then go by keys), nanargmax skipping it, rows spaced apart and
+    in reverse order, against NumPy."""
+    rng = np.random.default_rng(19)
+    previous = argext.get_num_threads()
+    argext.set_num_threads(1)  # one kernel call over all the rows
+    try:
+        lengths = {n for b in (16, 32, 64) for n in range(b // dtype.itemsize + 1, 2 * b // dtype.itemsize + 1)}
+        for n in sorted(lengths):
+            rows = 3 * 64 + 5  # squares of up to 16 rows and a tail
+            x = sample(rng, dtype, (rows, n), spread=3)
+            x[~np.isfinite(comparable(x))] = 0
+            r = np.arange(rows)
+            x[r, r % n] = 7  # each position alone
+            tied = r[r % 3 == 1]
+            x[tied, (tied * 5 + 1) % n] = 7  # and tied, before or after it
+            if is_float(dtype):
+                x[r % 11 == 4] = -0.0
+                x[r % 11 == 4, ::3] = 0.0
+            check_all(x, 1)
+            wide = np.zeros((rows, n + 5), dtype)
+            wide[:, :n] = x
+            check_all(wide[:, :n], 1)  # rows spaced apart
+            check_all(x[::-1], 1)  # rows at a negative stride
+            if is_float(dtype):
+                y = x.copy()
+                y[r % 37 == 9, (r[r % 37 == 9] * 3) % n] = np.nan
+                check_all(y, 1)
+                for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
+                    assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, n)
+    finally:
+        argext.set_num_threads(previous)
+
+
 def _medium_rows(rng, dtype, n):
     """Rows of n elements with the best planted where a row of whole vectors
     and one overlapping last vector (16-, 32- or 64-byte) can get it wrong:

@@ -6,6 +6,9 @@
  * bytes) is compared back, and each row's bits of the result name its
  * index. Wider rows take the maximum of their vectors, then look for it.
  * float32/float64 (floats) compare as floats, and rows holding a NaN by keys.
+ * Rows of exactly a vector go a square at a time (as many rows as lanes,
+ * transposed in registers), and rows_mid.h's rows of more than a vector and
+ * at most two as two such squares.
  */
 
 /* A dense row of nv vectors at q in keys: per vector, the lanes equal to
@@ -213,6 +216,94 @@ VINLINE void L(square_rows)(const char *q, int64_t *out, int last, int op, int k
     v_store((char *)index, at);
     for (int b = 0; b < LANES; b++)
         out[b] = index[b];
+}
+
+/* The square of rows q + b * ps (b < lanes) from element 0 into r,
+   transposed (r[e]: every row's element e): floats or keys. */
+VINLINE void L(square_load)(vec *r, const char *q, int64_t ps, int op, int kind, int64_t inf,
+                            int floats, const vec *high)
+{
+    enum { LANES = V_BYTES / W };
+#ifdef FLANE
+    if (floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = F(v_load_floats)(q + b * ps, op, inf, 0);
+    }
+#endif
+    if (!floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = L(keys_at)(q + b * ps, op, kind, inf, 0);
+    }
+    L(transpose_regs)(r, high);
+}
+
+/* As many rows of n elements as lanes (lanes < n <= 2 * lanes; row b at
+   q + b * ps) as two squares, their first lanes elements and their last:
+   one vertical pass over both, the elements the squares share met twice
+   (the best then ties with itself and stays). Rows of ten float32 at avx2
+   took a reduction across lanes each, a compare back and the index from
+   the bits. floats: as square_rows, both squares by keys where either
+   holds a NaN (tested first: measured faster than a test per square). The
+   indices into out. */
+VINLINE void L(square_pair_rows)(const char *q, int64_t ps, int64_t n, int64_t *out, int last,
+                                 int op, int kind, int64_t inf, int floats, const vec *high)
+{
+    enum { LANES = V_BYTES / W };
+    const int is_min = ARGEXT_OP_IS_MIN(op);
+    const int64_t tail = n - LANES; /* the last square's first element */
+    for (int b = 0; b < LANES; b++)
+        prefetch_ahead(q + b * ps, n * W);
+#ifdef FLANE
+    if (floats && !ARGEXT_OP_SKIPS_NAN(op)) {
+        fmask nan = F(v_funord)(v_load(q), v_load(q + tail * W));
+        ARGEXT_UNROLL
+        for (int b = 1; b < LANES; b++)
+            nan = v_for(nan, F(v_funord)(v_load(q + b * ps), v_load(q + b * ps + tail * W)));
+        floats = !v_fany(nan);
+    }
+#endif
+    vec r[LANES], best, at;
+    if (last) { /* backwards: the last square from its end, then the first */
+        L(square_load)(r, q + tail * W, ps, op, kind, inf, floats, high);
+        best = r[LANES - 1], at = L(v_set1)(n - 1);
+        ARGEXT_UNROLL
+        for (int e = LANES - 2; e >= 0; e--)
+            L(square_step)(&best, &at, r[e], (int)tail + e, floats, is_min);
+        L(square_load)(r, q, ps, op, kind, inf, floats, high);
+        ARGEXT_UNROLL
+        for (int e = LANES - 1; e >= 0; e--)
+            L(square_step)(&best, &at, r[e], e, floats, is_min);
+    } else {
+        L(square_load)(r, q, ps, op, kind, inf, floats, high);
+        best = r[0], at = L(v_set1)(0);
+        ARGEXT_UNROLL
+        for (int e = 1; e < LANES; e++)
+            L(square_step)(&best, &at, r[e], e, floats, is_min);
+        L(square_load)(r, q + tail * W, ps, op, kind, inf, floats, high);
+        ARGEXT_UNROLL
+        for (int e = 0; e < LANES; e++)
+            L(square_step)(&best, &at, r[e], (int)tail + e, floats, is_min);
+    }
+    LANE_INT index[LANES];
+    v_store((char *)index, at);
+    for (int b = 0; b < LANES; b++)
+        out[b] = index[b];
+}
+
+/* Rows of n elements, lanes < n <= 2 * lanes, at p + k * ps (rows_mid.h),
+   as many as lanes at a time (square_pair_rows); returns how many it did. */
+VINLINE int64_t L(rows_square_pairs)(const char *p, int64_t count, int64_t ps, int64_t n, int last,
+                                     int64_t *idx, int op, int kind, int64_t inf, int floats)
+{
+    enum { LANES = V_BYTES / W };
+    vec high[TRANSPOSE_STAGES(V_BYTES / W)];
+    L(transpose_high)(high);
+    int64_t k = 0;
+    for (; k + LANES <= count; k += LANES)
+        L(square_pair_rows)(p + k * ps, ps, n, idx + k, last, op, kind, inf, floats, high);
+    return k;
 }
 
 /* Rows of exactly a vector (lanes >= 4, wider than a byte: a square of

@@ -304,6 +304,14 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
 {
     const int blocks = n > L(mid_row_vecs)(floats) * (V_BYTES / W);
     const int64_t nv = (n - 1) / (V_BYTES / W);
+#if W >= 4 && V_BYTES / W >= 4
+    if (nv == 1 && (floats || W == 8)) { /* as rows_square takes rows of a vector */
+        const int64_t done = L(rows_square_pairs)(p, count, ps, n, last, idx, op, kind, inf, floats);
+        p += done * ps;
+        idx += done;
+        count -= done;
+    }
+#endif
     /* a constant in each copy; see rows_mid_few. Floats apart: with the
        keys' copies beside theirs, float32 rows of 10 measured 0.9x. */
 #ifdef FLANE
@@ -330,11 +338,11 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
                           : F(mid_row_blocks)(p, n, last, 0, op, kind, inf);
             continue;
         }
-        if (floats && F(mid_row_floats)(p, n, (n - 1) / (V_BYTES / W), last, idx + k, op, inf))
+        if (floats && F(mid_row_floats)(p, n, nv, last, idx + k, op, inf))
             continue;
 #endif
         (void)floats;
         idx[k] = blocks ? L(mid_row_key_blocks)(p, n, last, op, kind, inf)
-                        : L(mid_row_keys)(p, n, (n - 1) / (V_BYTES / W), last, op, kind, inf);
+                        : L(mid_row_keys)(p, n, nv, last, op, kind, inf);
     }
 }
