@@ -415,7 +415,8 @@ def test_rows_of_one_to_two_vectors_in_squares(isa, dtype):
     best planted at every position, alone and tied with another before or
     after it, rows of signed zeros, rows holding a NaN (which wins; their
     squares then go by keys), nanargmax skipping it, rows spaced apart and
-    in reverse order, against NumPy."""
+    in reverse order, and calls of 8 MiB (which int32 rows take by squares
+    for the first occurrence too), against NumPy."""
     rng = np.random.default_rng(19)
     previous = argext.get_num_threads()
     argext.set_num_threads(1)  # one kernel call over all the rows
@@ -443,6 +444,8 @@ def test_rows_of_one_to_two_vectors_in_squares(isa, dtype):
                 check_all(y, 1)
                 for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
                     assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, n)
+            if n * dtype.itemsize in (20, 40, 80):  # a call of 8 MiB or more (read from memory)
+                check_all(np.resize(x, ((8 << 20) // (n * dtype.itemsize) + 7, n)), 1)
     finally:
         argext.set_num_threads(previous)
 
