@@ -371,6 +371,36 @@ def test_rows_shorter_than_a_vector_beside_larger_ones(isa, dtype):
             check_all(wide[:, :n], 1)  # rows with a gap of extremes
 
 
+def _square_rows(rng, dtype, n):
+    """Rows of n for the square paths: squares of up to 64 rows and a tail,
+    each row's best planted at every position, alone and tied with another
+    before or after it; floats also with rows of signed zeros."""
+    rows = 3 * 64 + 5
+    x = sample(rng, dtype, (rows, n), spread=3)
+    x[~np.isfinite(comparable(x))] = 0
+    r = np.arange(rows)
+    x[r, r % n] = 7
+    tied = r[r % 3 == 1]
+    x[tied, (tied * 5 + 1) % n] = 7
+    if is_float(dtype):
+        x[r % 11 == 4] = -0.0
+        x[r % 11 == 4, ::3] = 0.0
+    return x
+
+
+def _check_square_rows_with_nan(x):
+    """Floats: some rows of x given a NaN (which wins; their squares go by
+    keys), and nanargmax/nanargmin skipping it, against NumPy."""
+    if not is_float(x.dtype):
+        return
+    r = np.arange(len(x))
+    y = x.copy()
+    y[r % 37 == 9, (r[r % 37 == 9] * 3) % x.shape[1]] = np.nan
+    check_all(y, 1)
+    for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
+        assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, x.shape)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_rows_of_exactly_a_vector_in_squares(isa, dtype):
     """Dense rows as wide as a 16-, 32- or 64-byte vector go a square at a
@@ -384,23 +414,9 @@ def test_rows_of_exactly_a_vector_in_squares(isa, dtype):
     argext.set_num_threads(1)  # one kernel call over all the rows
     try:
         for n in sorted({b // dtype.itemsize for b in (16, 32, 64)} - {1, 2}):
-            rows = 3 * 64 + 5  # squares of up to 64 rows and a tail
-            x = sample(rng, dtype, (rows, n), spread=3)
-            x[~np.isfinite(comparable(x))] = 0
-            r = np.arange(rows)
-            x[r, r % n] = 7  # each position alone
-            tied = r[r % 3 == 1]
-            x[tied, (tied * 5 + 1) % n] = 7  # and tied, before or after it
-            if is_float(dtype):
-                x[r % 11 == 4] = -0.0
-                x[r % 11 == 4, ::3] = 0.0
+            x = _square_rows(rng, dtype, n)
             check_all(x, 1)
-            if is_float(dtype):
-                y = x.copy()
-                y[r % 37 == 9, (r[r % 37 == 9] * 3) % n] = np.nan
-                check_all(y, 1)
-                for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
-                    assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, n)
+            _check_square_rows_with_nan(x)
             long = np.resize(x, (131072 + 3 * 64 + 5, n))  # indices streamed by whole lines
             check_all(long, 1)
     finally:
@@ -423,27 +439,13 @@ def test_rows_of_one_to_two_vectors_in_squares(isa, dtype):
     try:
         lengths = {n for b in (16, 32, 64) for n in range(b // dtype.itemsize + 1, 2 * b // dtype.itemsize + 1)}
         for n in sorted(lengths):
-            rows = 3 * 64 + 5  # squares of up to 16 rows and a tail
-            x = sample(rng, dtype, (rows, n), spread=3)
-            x[~np.isfinite(comparable(x))] = 0
-            r = np.arange(rows)
-            x[r, r % n] = 7  # each position alone
-            tied = r[r % 3 == 1]
-            x[tied, (tied * 5 + 1) % n] = 7  # and tied, before or after it
-            if is_float(dtype):
-                x[r % 11 == 4] = -0.0
-                x[r % 11 == 4, ::3] = 0.0
+            x = _square_rows(rng, dtype, n)
             check_all(x, 1)
-            wide = np.zeros((rows, n + 5), dtype)
+            wide = np.zeros((len(x), n + 5), dtype)
             wide[:, :n] = x
             check_all(wide[:, :n], 1)  # rows spaced apart
             check_all(x[::-1], 1)  # rows at a negative stride
-            if is_float(dtype):
-                y = x.copy()
-                y[r % 37 == 9, (r[r % 37 == 9] * 3) % n] = np.nan
-                check_all(y, 1)
-                for fn, ref in ((argext.numpy.nanargmax, np.nanargmax), (argext.numpy.nanargmin, np.nanargmin)):
-                    assert np.array_equal(fn(y, axis=1), ref(comparable(y), axis=1)), (fn.__name__, n)
+            _check_square_rows_with_nan(x)
             if n * dtype.itemsize in (20, 40, 80):  # a call of 8 MiB or more (read from memory)
                 check_all(np.resize(x, ((8 << 20) // (n * dtype.itemsize) + 7, n)), 1)
     finally:
