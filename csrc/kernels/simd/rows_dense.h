@@ -169,6 +169,34 @@ VINLINE void L(square_step)(vec *best, vec *at, vec x, int e, int floats, int is
     *best = L(v_max)(*best, x);
 }
 
+/* The square of rows q + b * ps (b < lanes) from element 0 into r, row b
+   in r[b]: floats or keys. */
+VINLINE void L(square_fill)(vec *r, const char *q, int64_t ps, int op, int kind, int64_t inf,
+                            int floats)
+{
+    enum { LANES = V_BYTES / W };
+#ifdef FLANE
+    if (floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = F(v_load_floats)(q + b * ps, op, inf, 0);
+    }
+#endif
+    if (!floats) {
+        ARGEXT_UNROLL
+        for (int b = 0; b < LANES; b++)
+            r[b] = L(keys_at)(q + b * ps, op, kind, inf, 0);
+    }
+}
+
+/* The same square transposed (r[e]: every row's element e). */
+VINLINE void L(square_load)(vec *r, const char *q, int64_t ps, int op, int kind, int64_t inf,
+                            int floats, const vec *high)
+{
+    L(square_fill)(r, q, ps, op, kind, inf, floats);
+    L(transpose_regs)(r, high);
+}
+
 /* A square of rows of exactly a vector each (as many rows as lanes) at q:
    transposed in registers (transpose.h), vector e holding every row's
    element e, so that one vertical pass finds each row's best and its index
@@ -182,23 +210,18 @@ VINLINE void L(square_rows)(const char *q, int64_t *out, int last, int op, int k
     const int is_min = ARGEXT_OP_IS_MIN(op);
     vec r[LANES];
     prefetch_dense(q, LANES * V_BYTES);
+    L(square_fill)(r, q, V_BYTES, op, kind, inf, floats);
 #ifdef FLANE
     if (floats) {
-        ARGEXT_UNROLL
-        for (int b = 0; b < LANES; b++)
-            r[b] = F(v_load_floats)(q + b * V_BYTES, op, inf, 0);
         fmask nan = F(v_funord)(r[0], r[1]);
         ARGEXT_UNROLL
         for (int b = 2; b < LANES; b += 2)
             nan = v_for(nan, F(v_funord)(r[b], r[b + 1]));
         floats = ARGEXT_OP_SKIPS_NAN(op) || !v_fany(nan);
+        if (!floats)
+            L(square_fill)(r, q, V_BYTES, op, kind, inf, 0);
     }
 #endif
-    if (!floats) {
-        ARGEXT_UNROLL
-        for (int b = 0; b < LANES; b++)
-            r[b] = L(keys_at)(q + b * V_BYTES, op, kind, inf, 0);
-    }
     L(transpose_regs)(r, high);
     vec best, at;
     if (last) {
@@ -216,27 +239,6 @@ VINLINE void L(square_rows)(const char *q, int64_t *out, int last, int op, int k
     v_store((char *)index, at);
     for (int b = 0; b < LANES; b++)
         out[b] = index[b];
-}
-
-/* The square of rows q + b * ps (b < lanes) from element 0 into r,
-   transposed (r[e]: every row's element e): floats or keys. */
-VINLINE void L(square_load)(vec *r, const char *q, int64_t ps, int op, int kind, int64_t inf,
-                            int floats, const vec *high)
-{
-    enum { LANES = V_BYTES / W };
-#ifdef FLANE
-    if (floats) {
-        ARGEXT_UNROLL
-        for (int b = 0; b < LANES; b++)
-            r[b] = F(v_load_floats)(q + b * ps, op, inf, 0);
-    }
-#endif
-    if (!floats) {
-        ARGEXT_UNROLL
-        for (int b = 0; b < LANES; b++)
-            r[b] = L(keys_at)(q + b * ps, op, kind, inf, 0);
-    }
-    L(transpose_regs)(r, high);
 }
 
 /* As many rows of n elements as lanes (lanes < n <= 2 * lanes; row b at
