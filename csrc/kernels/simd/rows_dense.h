@@ -256,7 +256,7 @@ VINLINE void L(square_pair_rows)(const char *q, int64_t ps, int64_t n, int64_t *
     const int is_min = ARGEXT_OP_IS_MIN(op);
     const int64_t tail = n - LANES; /* the last square's first element */
     for (int b = 0; b < LANES; b++)
-        prefetch_ahead(q + b * ps, n * W);
+        prefetch_dense(q + b * ps, n * W); /* as rows_mid's (mid_prefetch) */
 #ifdef FLANE
     if (floats && !ARGEXT_OP_SKIPS_NAN(op)) {
         fmask nan = F(v_funord)(v_load(q), v_load(q + tail * W));

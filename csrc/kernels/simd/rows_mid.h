@@ -115,6 +115,20 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int64_t nv, int last, in
 }
 #endif
 
+/* Rows of at most DENSE_ROW_MAX elements ask memory ahead as dense short
+   rows do, on every CPU: on Zen 3 (whose row scans go without, as Zen 4's
+   measured faster), avx2, from DRAM, float32 rows of 10-56 1.10-1.35x,
+   float64 and int64 of 6 1.32x and 1.36x, int32 of 20 1.24x, int8 of 40
+   1.29x, float16 of 20 1.16x; at sse4.2 float32 of 6 1.45x. Longer rows
+   as a row scan does. */
+VINLINE void L(mid_prefetch)(const char *p, int64_t n)
+{
+    if (n <= DENSE_ROW_MAX)
+        prefetch_dense(p, n * W);
+    else
+        prefetch_ahead(p, n * W);
+}
+
 /* What mid_find looks for: a key equal to m, a float equal to m, a NaN. */
 #define MID_KEY 0
 #define MID_FLOAT 1
@@ -280,7 +294,7 @@ VINLINE void F(rows_mid_few)(const char *p, int64_t count, int64_t ps, int64_t n
                              int64_t *idx, int op, int kind, int64_t inf)
 {
     for (int64_t k = 0; k < count; k++, p += ps) {
-        prefetch_ahead(p, n * W);
+        L(mid_prefetch)(p, n);
         if (!F(mid_row_floats)(p, n, nv, last, idx + k, op, inf)) /* a NaN: its keys by the loop */
             idx[k] = L(mid_row_keys)(p, n, (n - 1) / (V_BYTES / W), last, op, kind, inf);
     }
@@ -292,7 +306,7 @@ VINLINE void L(rows_mid_few_keys)(const char *p, int64_t count, int64_t ps, int6
                                   int last, int64_t *idx, int op, int kind, int64_t inf)
 {
     for (int64_t k = 0; k < count; k++, p += ps) {
-        prefetch_ahead(p, n * W);
+        L(mid_prefetch)(p, n);
         idx[k] = L(mid_row_keys)(p, n, nv, last, op, kind, inf);
     }
 }
@@ -334,7 +348,7 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
     default: break;
     }
     for (int64_t k = 0; k < count; k++, p += ps) {
-        prefetch_ahead(p, n * W); /* as a row scan asks (off where that is slower) */
+        L(mid_prefetch)(p, n);
 #ifdef FLANE
         if (floats && blocks) { /* two copies: the order a constant in each */
             idx[k] = dram ? F(mid_row_blocks)(p, n, last, 1, op, kind, inf)

@@ -78,8 +78,9 @@
    that measured faster (argext_row_prefetch), as do rows of a few vectors
    (Zen 4, avx512: float32 rows of 100-256 from DRAM 1.08-1.22x without);
    dense short rows ask a row or a vector at a time, on every CPU (Zen 4:
-   rows of 16 0.94-0.98x without). The address may lie past the input: it
-   is formed as an integer. */
+   rows of 16 0.94-0.98x without), as do rows_mid.h's of at most
+   DENSE_ROW_MAX elements (mid_prefetch). The address may lie past the
+   input: it is formed as an integer. */
 #define PREFETCH_AHEAD 8192
 VINLINE void prefetch_ahead(const char *q, int64_t bytes)
 {
