@@ -88,7 +88,9 @@ int argext_cpu_has(argext_isa isa)
 /* AMD family 19h (Zen 3, Zen 4) streams rows faster on its hardware
    prefetchers alone: on Zen 4 from DRAM, one thread, float32 rows of 1000
    to 4096 and 1-D at every level 1.03-1.35x without the row scans' own
-   requests, in L2 1.04-1.14x. Elsewhere they measured faster (Intel Xeon
+   requests, in L2 1.04-1.14x. Zen 3 alike in L2 (float32 rows of 1000
+   1.37x without), but from DRAM its rows of up to 2 KiB ran 1.1-1.6x with
+   (rows_mid.h's mid_prefetch). Elsewhere they measured faster (Intel Xeon
    at the SSE levels; Zen 5 at 8 KiB ahead against 2 KiB). */
 int argext_cpu_row_prefetch(void)
 {
@@ -96,12 +98,17 @@ int argext_cpu_row_prefetch(void)
     cpuid(0, 0, r);
     const int amd = r[1] == 0x68747541u && r[3] == 0x69746e65u && r[2] == 0x444d4163u; /* AuthenticAMD */
     if (!amd || r[0] < 1)
-        return 1;
+        return ARGEXT_ROW_PREFETCH_ON;
     cpuid(1, 0, r);
-    unsigned family = (r[0] >> 8) & 0xf;
-    if (family == 0xf)
+    unsigned family = (r[0] >> 8) & 0xf, model = (r[0] >> 4) & 0xf;
+    if (family == 0xf) {
         family += (r[0] >> 20) & 0xff;
-    return family != 0x19;
+        model |= (r[0] >> 12) & 0xf0;
+    }
+    if (family != 0x19)
+        return ARGEXT_ROW_PREFETCH_ON;
+    const int zen3 = model < 0x10 || (model >= 0x20 && model < 0x60); /* Zen 4: 10h-1Fh, 60h-7Fh, A0h-AFh */
+    return zen3 ? ARGEXT_ROW_PREFETCH_DRAM : 0;
 }
 
 #elif defined(ARGEXT_AARCH64)

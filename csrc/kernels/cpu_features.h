@@ -9,8 +9,8 @@
 /* 1 when this CPU and OS can run the kernels of `isa`. */
 int argext_cpu_has(argext_isa isa);
 
-/* 1 when the row scans should ask memory for the lines ahead on this CPU
-   (kernels/platform.h's argext_row_prefetch). */
+/* Whether the row scans should ask memory for the lines ahead on this CPU:
+   one of kernels/platform.h's modes for argext_row_prefetch (0 never). */
 int argext_cpu_row_prefetch(void);
 
 #endif /* ARGEXT_CPU_FEATURES_H */

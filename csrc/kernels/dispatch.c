@@ -65,13 +65,14 @@ argext_isa argext_isa_best(void)
 
 int argext_row_prefetch = 1;
 
-/* The row scans' software prefetch: ARGEXT_ROW_PREFETCH=0 or 1 when set (to
-   measure both on a CPU), else the CPU's choice (cpu_features.c). */
+/* The row scans' software prefetch: ARGEXT_ROW_PREFETCH=0, 1 or 2 (platform.h's
+   modes) when set (to measure them on a CPU), else the CPU's choice
+   (cpu_features.c). */
 static int row_prefetch_choice(void)
 {
     const char *env = getenv("ARGEXT_ROW_PREFETCH");
-    if (env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0))
-        return env[0] == '1';
+    if (env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0 || strcmp(env, "2") == 0))
+        return env[0] - '0';
     return argext_cpu_row_prefetch();
 }
 

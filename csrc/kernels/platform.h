@@ -137,15 +137,20 @@ VINLINE void argext_prefetch(const char *p) { (void)p; }
 #endif
 
 /* Whether the row scans ask memory for the lines ahead (template.h's
-   prefetch_ahead): cpu_features.c decides by the CPU, dispatch.c sets it
-   with the level in use, before any kernel runs. Read per block, relaxed
-   (a plain load): threads may set it at once, to the same value. */
+   prefetch_ahead): ARGEXT_ROW_PREFETCH_ON always, ARGEXT_ROW_PREFETCH_DRAM
+   only rows_mid.h's rows in calls read from DRAM, 0 never. cpu_features.c
+   decides by the CPU, dispatch.c sets it with the level in use, before any
+   kernel runs. Read per block, relaxed (a plain load): threads may set it
+   at once, to the same value. */
+#define ARGEXT_ROW_PREFETCH_ON 1
+#define ARGEXT_ROW_PREFETCH_DRAM 2
 extern int argext_row_prefetch;
 #if defined(_MSC_VER) && !defined(__clang__)
-VINLINE int argext_row_prefetch_on(void) { return *(volatile int *)&argext_row_prefetch; }
+VINLINE int argext_row_prefetch_mode(void) { return *(volatile int *)&argext_row_prefetch; }
 #else
-VINLINE int argext_row_prefetch_on(void) { return __atomic_load_n(&argext_row_prefetch, __ATOMIC_RELAXED); }
+VINLINE int argext_row_prefetch_mode(void) { return __atomic_load_n(&argext_row_prefetch, __ATOMIC_RELAXED); }
 #endif
+VINLINE int argext_row_prefetch_on(void) { return argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_ON; }
 
 /* Nonzero when float compares read denormal inputs as zero (x86 MXCSR.DAZ,
    AArch64 FPCR.FZ or FPCR.FIZ), so that the SIMD kernels' float compares
