@@ -656,9 +656,9 @@ def test_main_reports_level():
 @pytest.mark.parametrize("prefetch", ["0", "1", "2"])
 def test_row_prefetch_override(prefetch):
     """ARGEXT_ROW_PREFETCH forces the row scans' software prefetch off, on,
-    or on for rows of up to 2 KiB read from DRAM (the CPU picks one; the
-    tests would otherwise run only that one): the scans that prefetch, at
-    every level, in cache and in a call of 8 MiB, against NumPy."""
+    or on by the call's size (the CPU picks one; the tests would otherwise
+    run only that one): the scans that prefetch, at every level, in cache
+    and in calls of 4 to 34 MB, against NumPy."""
     code = """
 import numpy as np, argext
 rng = np.random.default_rng(7)
@@ -666,7 +666,8 @@ bad = []
 for isa in argext.supported_isas():
     argext.set_isa(isa)
     for dtype in (np.float32, np.float64, np.int8, np.uint16):
-        for shape in ((64, 1000), (256, 256), (300, 100), (4096, 16), (200001,), (21000, 100)):
+        for shape in ((64, 1000), (256, 256), (300, 100), (4096, 16), (200001,), (21000, 100),
+                      (1100, 1000), (4200000,)):
             x = rng.integers(-60, 60, size=(shape[0] * (shape[1] if len(shape) > 1 else 1) + 3,))
             x = x.astype(dtype)[3:].reshape(shape)  # off a vector boundary, as NumPy's large arrays
             for fn, ref in ((argext.argmax, np.argmax), (argext.argmin, np.argmin)):

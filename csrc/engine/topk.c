@@ -56,14 +56,15 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
 }
 
 /* An empty set over `cap` places from place `at`, with task's work (task
-   -1: none, for a merge), its k best wanted in index order or not. */
+   -1: none, for a merge) and the elements it reads, its k best wanted in
+   index order or not. */
 static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int64_t task,
-                               int by_index)
+                               int64_t elements, int by_index)
 {
     argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 0, 1,
                            t->k <= ARGEXT_TOPK_SMALL_K,
                            task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES, by_index,
-                           0};
+                           0, elements * (int64_t)t->itemsize};
     return set;
 }
 
@@ -73,7 +74,7 @@ static void run_rows(const topk_plan *t, int64_t p0, int64_t p1, int64_t task)
     argext_iter at, at_i;
     seek(t, p0, &at, &at_i);
     for (int64_t pos = p0; pos < p1; pos++) {
-        argext_topk_set set = new_set(t, task * t->cap, t->cap, task, !t->sorted);
+        argext_topk_set set = new_set(t, task * t->cap, t->cap, task, (p1 - p0) * t->n, !t->sorted);
         const char *row = t->in + at.in;
         if (t->stride != 0) {
             t->scan(row, t->n, t->stride, 0, &set);
@@ -94,7 +95,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
     argext_iter at, at_i;
     seek(t, pos, &at, &at_i);
     int64_t e0 = argext_part_start(t->n, t->pieces, c), e1 = argext_part_start(t->n, t->pieces, c + 1);
-    argext_topk_set set = new_set(t, task * t->cap, t->cap, task, 1);
+    argext_topk_set set = new_set(t, task * t->cap, t->cap, task, e1 - e0, 1);
     t->scan(t->in + at.in + e0 * t->stride, e1 - e0, t->stride, e0, &set);
     argext_topk_finish(&set, 0); /* in index order, for the merge */
 }
@@ -103,7 +104,7 @@ static void run_piece(const topk_plan *t, int64_t pos, int64_t c, int64_t task)
    elements) into one set, then written. */
 static void merge_pieces(const topk_plan *t, int64_t pos)
 {
-    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k, -1, 0);
+    argext_topk_set set = new_set(t, t->positions * t->pieces * t->cap, t->pieces * t->k, -1, 0, 0);
     set.small = 0;
     for (int64_t c = 0; c < t->pieces; c++) /* in index order, as a set keeps them */
         memcpy(set.item + c * t->k, t->items + (pos * t->pieces + c) * t->cap,

@@ -88,10 +88,11 @@ int argext_cpu_has(argext_isa isa)
 /* AMD family 19h (Zen 3, Zen 4) streams rows faster on its hardware
    prefetchers alone: on Zen 4 from DRAM, one thread, float32 rows of 1000
    to 4096 and 1-D at every level 1.03-1.35x without the row scans' own
-   requests, in L2 1.04-1.14x. Zen 3 alike in L2 (float32 rows of 1000
-   1.37x without), but from DRAM its rows of up to 2 KiB ran 1.1-1.6x with
-   (rows_mid.h's mid_prefetch). Elsewhere they measured faster (Intel Xeon
-   at the SSE levels; Zen 5 at 8 KiB ahead against 2 KiB). */
+   requests, in L2 1.04-1.14x. Zen 3 alike in L2, but its calls past 4 MiB
+   ran up to 1.5x with, and from DRAM its rows of up to 2 KiB 1.1-1.6x
+   (ARGEXT_ROW_PREFETCH_BY_SIZE: template.h's scan_ahead, rows_mid.h's
+   mid_prefetch). Elsewhere they measured faster (Intel Xeon at the SSE
+   levels; Zen 5 at 8 KiB ahead against 2 KiB). */
 int argext_cpu_row_prefetch(void)
 {
     unsigned r[4];
@@ -108,7 +109,7 @@ int argext_cpu_row_prefetch(void)
     if (family != 0x19)
         return ARGEXT_ROW_PREFETCH_ON;
     const int zen3 = model < 0x10 || (model >= 0x20 && model < 0x60); /* Zen 4: 10h-1Fh, 60h-7Fh, A0h-AFh */
-    return zen3 ? ARGEXT_ROW_PREFETCH_DRAM : 0;
+    return zen3 ? ARGEXT_ROW_PREFETCH_BY_SIZE : 0;
 }
 
 #elif defined(ARGEXT_AARCH64)

@@ -137,13 +137,13 @@ VINLINE void argext_prefetch(const char *p) { (void)p; }
 #endif
 
 /* Whether the row scans ask memory for the lines ahead (template.h's
-   prefetch_ahead): ARGEXT_ROW_PREFETCH_ON always, ARGEXT_ROW_PREFETCH_DRAM
-   only rows_mid.h's rows in calls read from DRAM, 0 never. cpu_features.c
-   decides by the CPU, dispatch.c sets it with the level in use, before any
-   kernel runs. Read per block, relaxed (a plain load): threads may set it
-   at once, to the same value. */
+   scan_ahead): ARGEXT_ROW_PREFETCH_ON always, ARGEXT_ROW_PREFETCH_BY_SIZE
+   by the call's size (and rows_mid.h's short rows in calls read from
+   DRAM), 0 never. cpu_features.c decides by the CPU, dispatch.c sets it
+   with the level in use, before any kernel runs. Read per call, relaxed
+   (a plain load): threads may set it at once, to the same value. */
 #define ARGEXT_ROW_PREFETCH_ON 1
-#define ARGEXT_ROW_PREFETCH_DRAM 2
+#define ARGEXT_ROW_PREFETCH_BY_SIZE 2
 extern int argext_row_prefetch;
 #if defined(_MSC_VER) && !defined(__clang__)
 VINLINE int argext_row_prefetch_mode(void) { return *(volatile int *)&argext_row_prefetch; }

@@ -56,6 +56,9 @@ typedef struct argext_topk_set {
     /* The blocks of a short row whose key maxima its prime left in work
        (simd/topk_scan.h, topk_prime_blocks) for the gather; 0: none. */
     int64_t blocks;
+    /* Bytes the set's task reads: whether its scans ask memory ahead
+       (simd/template.h's scan_ahead). */
+    int64_t span;
 } argext_topk_set;
 
 /* Most candidates a short row's scan gathers (simd/topk_scan.h) before it

@@ -52,10 +52,11 @@ VINLINE vec L(keys_at)(const char *q, int op, int kind, int64_t inf, int sw)
    int16 and uint32 rows from L3 at 72 GB/s against 97 in order (4 MiB,
    1.22-1.37x). Narrower vectors measured 0.90-0.95x in order (avx2,
    sse4.2). */
-VINLINE vec L(block_max)(const char *q, int op, int kind, int64_t inf, int sw)
+VINLINE vec L(block_max)(const char *q, int op, int kind, int64_t inf, int sw, int ahead)
 {
     vec a[4];
-    prefetch_block(q);
+    if (ahead)
+        prefetch_block(q);
     if (V_BYTES == 64) {
         for (int k = 0; k < BLOCK_VECS / 2; k++) {
             vec pair = L(v_max)(L(keys_at)(q + 2 * k * V_BYTES, op, kind, inf, sw),
@@ -114,10 +115,11 @@ VINLINE int L(bits_thr)(int64_t thr, int op, int kind, int64_t inf, L(bits_form)
 
 /* Whether the block at q holds a lane above the threshold of bit form b:
    by the maxima of its bits as topk_bits tests them. */
-VINLINE int L(bits_block)(const char *q, const L(bits_form) *b, int sw)
+VINLINE int L(bits_block)(const char *q, const L(bits_form) *b, int sw, int ahead)
 {
     const vec flip = L(v_set1)(SMIN(W));
-    prefetch_block(q);
+    if (ahead)
+        prefetch_block(q);
     if (b->two) {
         vec hi = L(v_load_row)(q, sw), hi_flipped = v_xor(hi, flip);
         for (int v = 1; v < BLOCK_VECS; v++) {

@@ -8,9 +8,10 @@
 
 /* Whether the block at q may hold a key above the best (last: not below),
    thr being v_filter_threshold's for that best. */
-VINLINE int L(filter_block)(const char *q, vec thr, int op, int kind, int64_t inf, int sw)
+VINLINE int L(filter_block)(const char *q, vec thr, int op, int kind, int64_t inf, int sw, int ahead)
 {
-    prefetch_block(q);
+    if (ahead)
+        prefetch_block(q);
     vec any = L(v_filter)(L(keys_at)(q, op, kind, inf, sw), thr);
     for (int k = 1; k < BLOCK_VECS; k++)
         any = v_or(any, L(v_filter)(L(keys_at)(q + k * V_BYTES, op, kind, inf, sw), thr));
@@ -32,10 +33,10 @@ VINLINE int L(row_filtered)(row_state *st, const char *p, int64_t n, int64_t *i,
             thr_best = st->best;
             filtered = L(v_filter_threshold)(st->best, last, &thr);
         }
-        if (filtered && !st->force && !L(filter_block)(q0, thr, op, kind, inf, sw))
+        if (filtered && !st->force && !L(filter_block)(q0, thr, op, kind, inf, sw, st->ahead))
             continue;
-        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, sw), last, op, kind,
-                         inf, sw))
+        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, sw, st->ahead), last, op,
+                         kind, inf, sw))
             return 1;
     }
     return 0;

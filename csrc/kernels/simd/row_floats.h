@@ -17,11 +17,12 @@ VINLINE void F(load_floats4)(vec x[4], const char *q, int op, int64_t inf, int s
 }
 
 /* Float extreme, per lane, of the BLOCK_VECS vectors at q. */
-VINLINE vec F(block_ext)(const char *q, int op, int64_t inf, int sw, fmask *nan)
+VINLINE vec F(block_ext)(const char *q, int op, int64_t inf, int sw, int ahead, fmask *nan)
 {
     const int is_min = ARGEXT_OP_IS_MIN(op);
     vec e[4];
-    prefetch_block(q);
+    if (ahead)
+        prefetch_block(q);
     F(load_floats4)(e, q, op, inf, sw, nan);
     for (int k = 4; k < BLOCK_VECS; k += 4) {
         vec x[4];
@@ -37,7 +38,7 @@ VINLINE vec F(block_ext)(const char *q, int op, int64_t inf, int sw, fmask *nan)
    NaN as the infinity that never wins (their key, dtypes.h), so their
    chunks need no NaN test. */
 VINLINE int F(chunk_floats)(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int op,
-                            int kind, int64_t inf, int sw)
+                            int kind, int64_t inf, int sw, int ahead)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
@@ -45,7 +46,7 @@ VINLINE int F(chunk_floats)(const char *q0, int64_t nb, int last, vec *maxv, vec
     vec ext = L(v_set1)(0), bi = L(v_set1)(0), cur = L(v_set1)(0);
     fmask nan = F(v_fgt)(ext, ext); /* none */
     for (int64_t b = 0; b < nb; b++) {
-        vec acc = F(block_ext)(q0 + b * block * W, op, inf, sw, &nan);
+        vec acc = F(block_ext)(q0 + b * block * W, op, inf, sw, ahead, &nan);
         if (b == 0) {
             ext = acc;
         } else {

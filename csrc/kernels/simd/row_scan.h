@@ -16,12 +16,12 @@
 /* A chunk of nb blocks at q0 in keys: per lane, the key maximum (*maxv) and
    the first (last) block reaching it (*bidx). */
 VINLINE void L(chunk_keys)(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int op,
-                           int kind, int64_t inf, int sw)
+                           int kind, int64_t inf, int sw, int ahead)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
-    vec m = L(block_max)(q0, op, kind, inf, sw), bi = L(v_set1)(0);
+    vec m = L(block_max)(q0, op, kind, inf, sw, ahead), bi = L(v_set1)(0);
     for (int64_t b = 1; b < nb; b++) {
-        vec acc = L(block_max)(q0 + b * block * W, op, kind, inf, sw), cur = L(v_set1)(b);
+        vec acc = L(block_max)(q0 + b * block * W, op, kind, inf, sw, ahead), cur = L(v_set1)(b);
         bi = last ? L(v_sel_gt)(m, acc, cur, bi) : L(v_sel_gt)(acc, m, bi, cur);
         m = L(v_max)(m, acc);
     }
@@ -44,14 +44,14 @@ VINLINE int64_t L(chunk_block)(vec maxv, vec bidx, int64_t m, int last)
 /* A chunk's lane maxima and their blocks (chunk_keys): by float compares
    where they apply (native) and the chunk holds no NaN (row_floats.h). */
 VINLINE void L(chunk_scan)(const char *q0, int64_t nb, int last, vec *maxv, vec *bidx, int op,
-                           int kind, int64_t inf, int native, int sw)
+                           int kind, int64_t inf, int native, int sw, int ahead)
 {
 #ifdef FLANE
-    if (native && F(chunk_floats)(q0, nb, last, maxv, bidx, op, kind, inf, sw))
+    if (native && F(chunk_floats)(q0, nb, last, maxv, bidx, op, kind, inf, sw, ahead))
         return;
 #endif
     (void)native;
-    L(chunk_keys)(q0, nb, last, maxv, bidx, op, kind, inf, sw);
+    L(chunk_keys)(q0, nb, last, maxv, bidx, op, kind, inf, sw, ahead);
 }
 
 /* Chunks of whole blocks from *i on; returns 1 once nothing can beat the
@@ -70,11 +70,11 @@ VINLINE int L(row_chunks)(row_state *st, const char *p, int64_t n, int64_t *i, i
            kept it inline at sse4.2, where copies ran 0.97-0.99x, and
            16-bit rows' copies 0.85-0.90x) */
         if (W >= 4 && V_BYTES >= 32 && last)
-            L(chunk_scan)(q0, nb, 1, &maxv, &bidx, op, kind, inf, native, sw);
+            L(chunk_scan)(q0, nb, 1, &maxv, &bidx, op, kind, inf, native, sw, st->ahead);
         else if (W >= 4 && V_BYTES >= 32)
-            L(chunk_scan)(q0, nb, 0, &maxv, &bidx, op, kind, inf, native, sw);
+            L(chunk_scan)(q0, nb, 0, &maxv, &bidx, op, kind, inf, native, sw, st->ahead);
         else
-            L(chunk_scan)(q0, nb, last, &maxv, &bidx, op, kind, inf, native, sw);
+            L(chunk_scan)(q0, nb, last, &maxv, &bidx, op, kind, inf, native, sw, st->ahead);
         int64_t m = L(v_lane0)(L(v_hmax)(maxv));
         if (st->force || m > st->best || (last && m == st->best)) {
             int64_t found = L(chunk_block)(maxv, bidx, m, last);
@@ -122,7 +122,8 @@ VINLINE void L(row_tail)(row_state *st, const char *p, int64_t n, int64_t i, int
                          int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W;
-    prefetch_ahead(p + i * W, (n - i) * W);
+    if (st->ahead)
+        prefetch_ahead(p + i * W, (n - i) * W);
     if (i + lanes <= n) {
         const char *q = p + i * W;
         int64_t nv = (n - i) / lanes;
@@ -157,22 +158,23 @@ VINLINE int L(row_bits)(row_state *st, const char *p, int64_t n, int64_t *i, int
             form_best = st->best;
             formed = L(bits_thr)(last ? st->best - 1 : st->best, op, kind, inf, &b);
         }
-        if (formed && !st->force && !L(bits_block)(q0, &b, sw))
+        if (formed && !st->force && !L(bits_block)(q0, &b, sw, st->ahead))
             continue;
-        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, sw), last, op, kind,
-                         inf, sw))
+        if (L(row_block)(st, q0, *i, BLOCK_VECS, L(block_max)(q0, op, kind, inf, sw, st->ahead), last, op,
+                         kind, inf, sw))
             return 1;
     }
     return 0;
 }
 
 /* The row scan: the index of the row's best (-1 if nothing beats the
-   incoming *bestp, init 0), and its key in *bestp. */
+   incoming *bestp, init 0), and its key in *bestp; ahead: its blocks ask
+   memory ahead. */
 VINLINE int64_t L(row_scan)(const char *p, int64_t n, int last, int init, int64_t *bestp, int op,
-                            int kind, int64_t inf, int native, int sw)
+                            int kind, int64_t inf, int native, int sw, int ahead)
 {
     const int64_t start = init ? SMIN(W) : *bestp;
-    row_state st = {start, -1, L(v_set1)(start), init};
+    row_state st = {start, -1, L(v_set1)(start), init, ahead};
     int64_t i = 0;
     int done = L(row_head)(&st, p, n, &i, last, op, kind, inf, sw);
 #if ISA_FILTER_SCAN && W >= 4

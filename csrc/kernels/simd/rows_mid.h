@@ -120,18 +120,24 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int64_t nv, int last, in
    measured faster), avx2, from DRAM, float32 rows of 10-56 1.10-1.35x,
    float64 and int64 of 6 1.32x and 1.36x, int32 of 20 1.24x, int8 of 40
    1.29x, float16 of 20 1.16x; at sse4.2 float32 of 6 1.45x. Longer rows
-   as a row scan does, but on Zen 3 (ARGEXT_ROW_PREFETCH_DRAM) rows of up
-   to MID_PREFETCH_DRAM_BYTES in calls read from DRAM ask too: float32
-   rows of 65-500 1.13-1.47x, float64 of 256 1.13x, int32 of 200 1.13x,
-   int8 of 1000 1.57x; float32 of 600 1.03x, of 1000 0.86-0.93x. */
+   ask by their blocks (scan_ahead), and where the row scans always ask,
+   for the whole row first too; but on Zen 3 (ARGEXT_ROW_PREFETCH_BY_SIZE)
+   rows of up to MID_PREFETCH_DRAM_BYTES in calls read from DRAM ask as
+   the short ones do instead: float32 rows of 65-500 1.13-1.47x, float64
+   of 256 1.13x, int32 of 200 1.13x, int8 of 1000 1.57x; float32 of 600
+   1.03x, of 1000 0.86-0.93x (their blocks asking too: float32 rows of
+   256 and 500 0.96-0.98x). Returns 1 where the row asked so. */
 #define MID_PREFETCH_DRAM_BYTES 2048
-VINLINE void L(mid_prefetch)(const char *p, int64_t n, int dram)
+VINLINE int L(mid_prefetch)(const char *p, int64_t n, int dram)
 {
     if (n <= DENSE_ROW_MAX || (dram && n * W <= MID_PREFETCH_DRAM_BYTES &&
-                               argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_DRAM))
+                               argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_BY_SIZE)) {
         prefetch_dense(p, n * W);
-    else
+        return 1;
+    }
+    if (argext_row_prefetch_on())
         prefetch_ahead(p, n * W);
+    return 0;
 }
 
 /* What mid_find looks for: a key equal to m, a float equal to m, a NaN. */
@@ -203,8 +209,8 @@ VINLINE int64_t L(mid_search)(const char *p, int64_t n, int64_t i0, int64_t nb, 
    after the rest: Zen 3, avx2, float32 rows of 200-512 and float64 of
    128-256 16 bytes past a vector 1.09-1.35x. In cache float64 lost 7-15%
    by that order, and rows on a vector boundary 9-22% from DRAM. */
-VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int late, int op, int kind,
-                                   int64_t inf)
+VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int late, int ahead, int op,
+                                   int kind, int64_t inf)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op), skips_nan = ARGEXT_OP_SKIPS_NAN(op);
@@ -220,7 +226,7 @@ VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int late, 
         e = F(v_fext)(is_min, e, t);
     }
     for (int64_t b = 0; b < nb; b++) {
-        bm[b] = F(block_ext)(p + (i0 + b * block) * W, op, inf, 0, &nan);
+        bm[b] = F(block_ext)(p + (i0 + b * block) * W, op, inf, 0, ahead, &nan);
         e = F(v_fext)(is_min, e, bm[b]);
     }
     for (int64_t v = 0; v < nr; v++) {
@@ -244,7 +250,8 @@ VINLINE int64_t F(mid_row_blocks)(const char *p, int64_t n, int last, int late, 
 
 /* mid_row_blocks in keys, for every dtype: each block's key maximum
    (block_max). */
-VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op, int kind, int64_t inf)
+VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int ahead, int op, int kind,
+                                      int64_t inf)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     const int64_t i0 = L(row_head_elements)(p), nb = (n - i0) / block;
@@ -252,7 +259,7 @@ VINLINE int64_t L(mid_row_key_blocks)(const char *p, int64_t n, int last, int op
     vec e = L(v_max)(L(keys_at)(p, op, kind, inf, 0), L(keys_at)(p + (n - lanes) * W, op, kind, inf, 0));
     vec bm[MID_BLOCK_BYTES / (BLOCK_VECS * V_BYTES)];
     for (int64_t b = 0; b < nb; b++) {
-        bm[b] = L(block_max)(p + (i0 + b * block) * W, op, kind, inf, 0);
+        bm[b] = L(block_max)(p + (i0 + b * block) * W, op, kind, inf, 0, ahead);
         e = L(v_max)(e, bm[b]);
     }
     for (int64_t v = 0; v < nr; v++)
@@ -352,19 +359,20 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
     case 3: L(rows_mid_few_keys)(p, count, ps, n, 3, last, dram, idx, op, kind, inf); return;
     default: break;
     }
+    const int ahead = scan_ahead(count * n * W, kind);
     for (int64_t k = 0; k < count; k++, p += ps) {
-        L(mid_prefetch)(p, n, dram);
+        const int blocks_ahead = !L(mid_prefetch)(p, n, dram) && ahead;
 #ifdef FLANE
         if (floats && blocks) { /* two copies: the order a constant in each */
-            idx[k] = dram ? F(mid_row_blocks)(p, n, last, 1, op, kind, inf)
-                          : F(mid_row_blocks)(p, n, last, 0, op, kind, inf);
+            idx[k] = dram ? F(mid_row_blocks)(p, n, last, 1, blocks_ahead, op, kind, inf)
+                          : F(mid_row_blocks)(p, n, last, 0, blocks_ahead, op, kind, inf);
             continue;
         }
         if (floats && F(mid_row_floats)(p, n, nv, last, idx + k, op, inf))
             continue;
 #endif
         (void)floats;
-        idx[k] = blocks ? L(mid_row_key_blocks)(p, n, last, op, kind, inf)
+        idx[k] = blocks ? L(mid_row_key_blocks)(p, n, last, blocks_ahead, op, kind, inf)
                         : L(mid_row_keys)(p, n, nv, last, op, kind, inf);
     }
 }

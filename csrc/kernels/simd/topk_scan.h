@@ -610,20 +610,20 @@ VINLINE void L(topk_gather_thr)(L(topk_gather) *g, int64_t thr, int op, int kind
 /* Whether the block at q may hold a key above the threshold: its float
    extreme against ft (fewer instructions than keys), or its key maximum. */
 VINLINE int L(topk_block_hit)(const L(topk_gather) *g, const char *q, int op, int kind,
-                              int64_t inf, int sw)
+                              int64_t inf, int sw, int ahead)
 {
 #ifdef FLANE
     if (g->use_float) {
         fmask nan = F(v_fgt)(g->ft, g->ft); /* none */
-        vec e = F(block_ext)(q, op, inf, sw, &nan);
+        vec e = F(block_ext)(q, op, inf, sw, ahead, &nan);
         if (ISA_FMAX_KEEPS_NAN)
             nan = F(v_funord)(e, e);
         return v_fany(v_for(nan, ARGEXT_OP_IS_MIN(op) ? F(v_fgt)(g->ft, e) : F(v_fgt)(e, g->ft)));
     }
 #endif
     if (g->use_bits)
-        return L(bits_block)(q, &g->bits, sw);
-    return L(v_gt)(L(block_max)(q, op, kind, inf, sw), g->t) != 0;
+        return L(bits_block)(q, &g->bits, sw, ahead);
+    return L(v_gt)(L(block_max)(q, op, kind, inf, sw, ahead), g->t) != 0;
 }
 
 /* The bits of the lanes of the vector at q at or below the threshold
@@ -754,19 +754,20 @@ VINLINE int L(topk_prime_blocks)(const char *p, int64_t n, argext_topk_set *set,
         nb < 2 * segs || nb < k || (lane_maxima && (!costly_keys || nb < 2 * k)))
         return 0;
     char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
+    const int ahead = scan_ahead(set->span, kind);
     for (int64_t b = 0; b < nb; b++) {
         const char *q = p + (i + b * block) * W;
         vec m;
 #ifdef FLANE
         if (kind == ARGEXT_KIND_FLOAT) {
             fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
-            const vec e = F(block_ext)(q, op, inf, sw, &nan);
+            const vec e = F(block_ext)(q, op, inf, sw, ahead, &nan);
             if (ISA_FMAX_KEEPS_NAN)
                 nan = F(v_funord)(e, e); /* a NaN stays the extreme */
-            m = v_fany(nan) ? L(block_max)(q, op, kind, inf, sw) : L(v_keys)(e, op, kind, inf);
+            m = v_fany(nan) ? L(block_max)(q, op, kind, inf, sw, 0) : L(v_keys)(e, op, kind, inf);
         } else
 #endif
-            m = L(block_max)(q, op, kind, inf, sw);
+            m = L(block_max)(q, op, kind, inf, sw, ahead);
         v_store(marks + b * V_BYTES, m);
     }
     const int64_t tail = (n - i - nb * block) / lanes; /* whole vectors after: a last block */
@@ -854,6 +855,7 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
                                  int op, int kind, int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
+    const int ahead = scan_ahead(set->span, kind);
     L(topk_gather) g;
     g.keys = (LANE_INT *)set->work;
     g.idx = (int32_t *)(set->work + ARGEXT_TOPK_WORK_KEYS);
@@ -876,7 +878,7 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
         else if (n * W <= TOPK_L1_ROW)
             i = L(topk_gather_l1)(&g, p, n, i, op, kind, inf, sw);
         for (; i + block <= n; i += block)
-            if (L(topk_block_hit)(&g, p + i * W, op, kind, inf, sw))
+            if (L(topk_block_hit)(&g, p + i * W, op, kind, inf, sw, ahead))
                 L(topk_gather_block)(&g, p + i * W, i, op, kind, inf, sw);
         for (; i + lanes <= n; i += lanes) {
             const vec x = L(keys_at)(p + i * W, op, kind, inf, sw);
@@ -907,13 +909,14 @@ VINLINE int64_t F(topk_blocks)(const char *p, int64_t n, int64_t i, int64_t i0,
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
     const int is_min = ARGEXT_OP_IS_MIN(op);
+    const int ahead = scan_ahead(set->span, kind);
     vec ft;
     if (!F(topk_float_thr)(set->thr, op, inf, &ft))
         return i;
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
         fmask nan = F(v_fgt)(ft, ft); /* none */
-        vec e = F(block_ext)(q, op, inf, sw, &nan);
+        vec e = F(block_ext)(q, op, inf, sw, ahead, &nan);
         if (ISA_FMAX_KEEPS_NAN)
             nan = F(v_funord)(e, e);
         if (!v_fany(v_for(nan, is_min ? F(v_fgt)(ft, e) : F(v_fgt)(e, ft))))
@@ -933,11 +936,12 @@ VINLINE int64_t L(topk_bits_blocks)(const char *p, int64_t n, int64_t i, int64_t
                                     argext_topk_set *set, int op, int kind, int64_t inf, int sw)
 {
     const int64_t block = (V_BYTES / W) * BLOCK_VECS;
+    const int ahead = scan_ahead(set->span, kind);
     L(bits_form) b;
     if (!L(bits_thr)(set->thr, op, kind, inf, &b))
         return i;
     for (; i + block <= n; i += block) {
-        if (!L(bits_block)(p + i * W, &b, sw))
+        if (!L(bits_block)(p + i * W, &b, sw, ahead))
             continue;
         L(topk_block)(p + i * W, i0 + i, set, op, kind, inf, sw);
         if (!L(bits_thr)(set->thr, op, kind, inf, &b))
@@ -989,9 +993,10 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
 #endif
     if (!set->open)
         i = L(topk_bits_blocks)(p, n, i, i0, set, op, kind, inf, sw);
+    const int ahead = scan_ahead(set->span, kind);
     for (; i + block <= n; i += block) {
         const char *q = p + i * W;
-        if (L(v_gt)(L(block_max)(q, op, kind, inf, sw), L(v_set1)(set->thr)))
+        if (L(v_gt)(L(block_max)(q, op, kind, inf, sw, ahead), L(v_set1)(set->thr)))
             L(topk_block)(q, i0 + i, set, op, kind, inf, sw);
     }
     for (; i + lanes <= n; i += lanes)
