@@ -148,8 +148,9 @@ typedef struct {
     int ahead; /* the blocks ask memory ahead (scan_ahead) */
 } row_state;
 
+#include "kernels/byteswap.h" /* TopK's scalar loads of swapped lanes (topk_scan.h) */
+
 #define LANE_FILE "kernels/simd/lane.h"
 #include "kernels/simd/for_each_lane.h"
 
-#include "kernels/byteswap.h"
 #include "kernels/simd/instances.h"

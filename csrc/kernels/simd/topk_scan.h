@@ -899,7 +899,145 @@ VINLINE void L(topk_gather_scan)(const char *p, int64_t n, int64_t i0, argext_to
     L(topk_rank)(g.keys, g.idx, g.c, i0, set);
 }
 
+/* The gathered keys[0, c) and idx[0, c) put in index order (an insertion
+   sort: few, nearly in order). */
+VINLINE void L(topk_by_index)(LANE_INT *keys, int32_t *idx, int64_t c)
+{
+    for (int64_t j = 1; j < c; j++) {
+        const LANE_INT key = keys[j];
+        const int32_t i = idx[j];
+        int64_t t = j;
+        for (; t > 0 && idx[t - 1] > i; t--) {
+            keys[t] = keys[t - 1];
+            idx[t] = idx[t - 1];
+        }
+        keys[t] = key;
+        idx[t] = i;
+    }
+}
+
 #ifdef FLANE
+/* A float row in L1 with k from TOPK_GATHER_K up to its lanes (and below
+   a third of them, where its lane maxima alone prime it) taken whole: one
+   read keeps each block's float extreme (its mark) and the two best marks
+   per lane; the k-th of those 2 * lanes keys (each a distinct element's)
+   bounds the row's k-th best from below; the marks above it name the
+   blocks that may hold candidates, whose vectors with a lane above it are
+   gathered lane by lane (a mark's lane above it names the lane of its
+   block holding the candidates), each element given a place and kept
+   where its key is above the threshold, without a branch. No keys but
+   the candidates', no test per block while reading, and no vector stored
+   to be read again a lane at a time (topk_prime_blocks and its gather).
+   At avx2 only: at sse4.2 (four float32 lanes, eight keys) the threshold
+   lets more through than topk_prime_blocks' (0.95x, Zen 3); avx512 is not
+   measured. Returns 0, the set untouched, for other rows and for a row
+   holding a NaN (which float extremes may drop). */
+VINLINE int F(topk_l1)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
+                       int kind, int64_t inf, int sw)
+{
+    const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS, k = set->k;
+    const int64_t nb = n / block, tail = (n - nb * block) / lanes, nm = nb + (tail > 0);
+    if (V_BYTES != 32 || kind != ARGEXT_KIND_FLOAT || k > lanes || 3 * k <= lanes ||
+        !L(topk_gathers)(set, n) || n * W > TOPK_L1_ROW || nb < 2 || nm > 64)
+        return 0;
+    const int is_min = ARGEXT_OP_IS_MIN(op), ahead = scan_ahead(set->span, kind);
+    char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
+    fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
+    vec h = F(block_ext)(p, op, inf, sw, ahead, &nan);
+    vec l = L(v_set1)(is_min ? inf : (int64_t)((uint64_t)inf | (uint64_t)SMIN(W))); /* -inf, MIN +inf */
+    v_store(marks, h);
+    for (int64_t b = 1; b < nb; b++) {
+        const vec e = F(block_ext)(p + b * block * W, op, inf, sw, ahead, &nan);
+        v_store(marks + b * V_BYTES, e);
+        F(top2_step)(is_min, &h, &l, e);
+    }
+    if (tail > 0) {
+        const char *q = p + nb * block * W;
+        vec e = F(v_load_floats)(q, op, inf, sw);
+        nan = v_for(nan, F(v_funord)(e, e));
+        for (int64_t v = 1; v < tail; v++) {
+            const vec x = F(v_load_floats)(q + v * V_BYTES, op, inf, sw);
+            nan = v_for(nan, F(v_funord)(x, x));
+            e = F(v_fext)(is_min, e, x);
+        }
+        v_store(marks + nb * V_BYTES, e);
+        F(top2_step)(is_min, &h, &l, e);
+    }
+    if (ISA_FMAX_KEEPS_NAN)
+        nan = F(v_funord)(h, h); /* a NaN stays the extreme */
+    if (v_fany(nan))
+        return 0;
+    vec acc[2] = {L(v_keys)(h, op, kind, inf), L(v_keys)(l, op, kind, inf)};
+    const int64_t kth = L(topk_kth_counted)(acc, 2, k);
+    if (kth <= SMIN(W) + 1)
+        return 0;
+    L(topk_gather) g;
+    g.keys = (LANE_INT *)set->work;
+    g.idx = (int32_t *)(set->work + ARGEXT_TOPK_WORK_KEYS);
+    g.k = k;
+    g.c = 0;
+    g.limit = TOPK_L1_GATHER_ROOM_K * k > 4 * lanes ? TOPK_L1_GATHER_ROOM_K * k : 4 * lanes;
+    L(topk_gather_thr)(&g, kth - 1, op, kind, inf);
+    uint64_t hit = 0;
+    for (int64_t b = 0; b < nm; b++) {
+        const vec e = v_load(marks + b * V_BYTES);
+        const uint64_t above =
+            g.use_float ? v_fbits(is_min ? F(v_fgt)(g.ft, e) : F(v_fgt)(e, g.ft))
+                        : L(v_gt)(L(v_keys)(e, op, kind, inf), g.t);
+        hit |= (uint64_t)(above != 0) << b;
+    }
+    const uint64_t lane_bits = (UINT64_C(1) << MASK_BITS(W)) - 1;
+    const int64_t flip = is_min ? -1 : 0;
+    int shuffled = 0; /* a block gave two lanes or more: candidates out of index order */
+    for (; hit; hit &= hit - 1) {
+        const int64_t b = ctz64(hit), nv = b < nb ? BLOCK_VECS : tail;
+        const vec e = v_load(marks + b * V_BYTES);
+        uint64_t above = g.use_float ? v_fbits(is_min ? F(v_fgt)(g.ft, e) : F(v_fgt)(e, g.ft))
+                                     : L(v_gt)(L(v_keys)(e, op, kind, inf), g.t);
+        /* Two lanes or more: the block's candidates out of index order, and
+           a full gather cannot refuse the block's keys at its k-th (one of
+           a lower index may be still to come). */
+        const int lanes_out_of_order = (above & ~(lane_bits << ctz64(above))) != 0;
+        shuffled |= lanes_out_of_order;
+        for (; above; above &= ~(lane_bits << ctz64(above))) {
+            if (g.c + BLOCK_VECS > g.limit) {
+                if (shuffled)
+                    L(topk_by_index)(g.keys, g.idx, g.c);
+                const int64_t kth_so_far = L(topk_keep)(g.keys, g.idx, g.c, k);
+                L(topk_gather_thr)(&g, kth_so_far - lanes_out_of_order, op, kind, inf);
+                g.c = k;
+            }
+            const int64_t at = b * block + ctz64(above) / MASK_BITS(W);
+            for (int64_t v = 0; v < nv; v++) { /* the lane's elements, a place each */
+                LANE_INT x;
+                if (sw)
+                    swap_element((unsigned char *)&x, p + (at + v * lanes) * W, W);
+                else
+                    memcpy(&x, p + (at + v * lanes) * W, W);
+                const LANE_INT m = (LANE_INT)(x & SMAX(W)); /* no NaN: the row has none */
+                const LANE_INT key = (LANE_INT)((x < 0 ? -m : m) ^ flip);
+                g.keys[g.c] = key;
+                g.idx[g.c] = (int32_t)(at + v * lanes);
+                g.c += key > g.thr;
+            }
+        }
+    }
+    if (shuffled)
+        L(topk_by_index)(g.keys, g.idx, g.c);
+    const int64_t i = nb * block + tail * lanes;
+    if (i < n) { /* the last vector, less its lanes already read */
+        const vec x = L(keys_at)(p + (n - lanes) * W, op, kind, inf, sw);
+        const uint64_t seen = (UINT64_C(1) << ((i - (n - lanes)) * MASK_BITS(W))) - 1;
+        L(topk_gather_vector)(&g, x, L(v_gt)(x, g.t) & ~seen, n - lanes, op, kind, inf);
+    }
+    if (g.c > 2 * k) {
+        L(topk_keep)(g.keys, g.idx, g.c, k);
+        g.c = k;
+    }
+    L(topk_rank)(g.keys, g.idx, g.c, i0, set);
+    return 1;
+}
+
 /* The blocks from i on while the threshold has a float form
    (topk_float_thr): each block's float extreme against it, as in the
    row scan's float chunks (fewer instructions than keys), then the block
@@ -967,6 +1105,10 @@ VINLINE void L(topk_scan)(const char *p, int64_t n, int64_t i0, argext_topk_set 
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS;
     int64_t i = 0;
     if (set->open && set->count == 0) {
+#ifdef FLANE
+        if (F(topk_l1)(p, n, i0, set, op, kind, inf, sw))
+            return;
+#endif
         if (n >= ARGEXT_TOPK_PRIME_ROWS * set->cap)
             L(topk_prime)(p, n, set, op, kind, inf, sw);
         else if (!L(topk_prime_blocks)(p, n, set, op, kind, inf, sw) && n * W <= TOPK_L1_ROW)
