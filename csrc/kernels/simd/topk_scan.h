@@ -916,6 +916,27 @@ VINLINE void L(topk_by_index)(LANE_INT *keys, int32_t *idx, int64_t c)
     }
 }
 
+/* The nv elements of a lane of a block from element at (a vector apart)
+   of a row of floats with no NaN gathered: each keyed as a scalar and
+   given a place, kept where its key is above the threshold (no branch). */
+VINLINE void L(topk_lane_keys)(L(topk_gather) *g, const char *p, int64_t at, int64_t nv, int sw,
+                               int64_t flip)
+{
+    const int64_t lanes = V_BYTES / W;
+    for (int64_t v = 0; v < nv; v++) {
+        LANE_INT x;
+        if (sw)
+            swap_element((unsigned char *)&x, p + (at + v * lanes) * W, W);
+        else
+            memcpy(&x, p + (at + v * lanes) * W, W);
+        const LANE_INT m = (LANE_INT)(x & SMAX(W));
+        const LANE_INT key = (LANE_INT)((x < 0 ? -m : m) ^ flip);
+        g->keys[g->c] = key;
+        g->idx[g->c] = (int32_t)(at + v * lanes);
+        g->c += key > g->thr;
+    }
+}
+
 #ifdef FLANE
 /* A float row in L1 with k from TOPK_GATHER_K up to its lanes (and below
    a third of them, where its lane maxima alone prime it) taken whole: one
@@ -1008,18 +1029,10 @@ VINLINE int F(topk_l1)(const char *p, int64_t n, int64_t i0, argext_topk_set *se
                 g.c = k;
             }
             const int64_t at = b * block + ctz64(above) / MASK_BITS(W);
-            for (int64_t v = 0; v < nv; v++) { /* the lane's elements, a place each */
-                LANE_INT x;
-                if (sw)
-                    swap_element((unsigned char *)&x, p + (at + v * lanes) * W, W);
-                else
-                    memcpy(&x, p + (at + v * lanes) * W, W);
-                const LANE_INT m = (LANE_INT)(x & SMAX(W)); /* no NaN: the row has none */
-                const LANE_INT key = (LANE_INT)((x < 0 ? -m : m) ^ flip);
-                g.keys[g.c] = key;
-                g.idx[g.c] = (int32_t)(at + v * lanes);
-                g.c += key > g.thr;
-            }
+            if (nv == BLOCK_VECS) /* a constant count: unrolled */
+                L(topk_lane_keys)(&g, p, at, BLOCK_VECS, sw, flip);
+            else
+                L(topk_lane_keys)(&g, p, at, nv, sw, flip);
         }
     }
     if (shuffled)
