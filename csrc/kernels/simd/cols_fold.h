@@ -211,8 +211,9 @@ VINLINE void L(tile_prefetch)(const char *q, int64_t nt, int64_t rs)
    at the end (-0.0 and +0.0 equal in both). Returns 0 where the tile holds
    a NaN (which the float extreme may drop): tile_reduce then ranks it by
    keys. The NaN-skipping operators' loads hold none. */
-VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int g, vec *kb, vec *ri,
-                                  int last, int op, int kind, int64_t inf, int sw)
+VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int64_t ahead, int g,
+                                  vec *kb, vec *ri, int last, int op, int kind, int64_t inf,
+                                  int sw)
 {
     const int is_min = ARGEXT_OP_IS_MIN(op), nan_test = !ARGEXT_OP_SKIPS_NAN(op);
     fmask nan = F(v_fgt)(L(v_set1)(0), L(v_set1)(0)); /* none */
@@ -229,6 +230,8 @@ VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int g, 
         if (t == nt)
             break;
         const vec row = L(v_set1)(t);
+        if (ahead)
+            argext_prefetch((const char *)((uintptr_t)(q + t * rs) + (uintptr_t)ahead));
         ARGEXT_UNROLL
         for (int u = 0; u < g; u++) {
             x[u] = F(v_load_floats)(q + t * rs + u * V_BYTES, op, inf, sw);
@@ -248,13 +251,15 @@ VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int g, 
 #endif
 
 /* The best keys kb and their rows ri (as lanes) of g vectors of columns
-   from q over nt rows, in registers. */
-VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *kb, vec *ri,
-                            int last, int op, int kind, int64_t inf, int sw)
+   from q over nt rows, in registers; with `ahead`, each row's line that
+   many bytes on asked for (a narrow block's next tile). */
+VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int64_t ahead, int g, vec *kb,
+                            vec *ri, int last, int op, int kind, int64_t inf, int sw)
 {
     L(tile_prefetch)(q, nt, rs);
 #ifdef FLANE
-    if (kind == ARGEXT_KIND_FLOAT && F(tile_reduce_floats)(q, nt, rs, g, kb, ri, last, op, kind, inf, sw))
+    if (kind == ARGEXT_KIND_FLOAT &&
+        F(tile_reduce_floats)(q, nt, rs, ahead, g, kb, ri, last, op, kind, inf, sw))
         return;
 #endif
     ARGEXT_UNROLL
@@ -264,6 +269,8 @@ VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int g, vec *k
     }
     for (int64_t t = 1; t < nt; t++) {
         const vec row = L(v_set1)(t);
+        if (ahead)
+            argext_prefetch((const char *)((uintptr_t)(q + t * rs) + (uintptr_t)ahead));
         ARGEXT_UNROLL
         for (int u = 0; u < g; u++) {
             const vec k = L(keys_at)(q + t * rs + u * V_BYTES, op, kind, inf, sw);
@@ -301,23 +308,29 @@ VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, int64_t f0, int64_t fw, c
    index. One pass over the rows' lines side by side and no store per
    row, where the row-at-a-time fold rereads and rewrites the block's keys
    and indices for every row (from L3 when they outgrow L2: Zen 3's 512
-   KiB holds neither for 256 KiB of each row). */
-VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
-                          int64_t f0, char *best, int64_t *idx, vec flip, int last, int init,
-                          int op, int kind, int64_t inf, int sw)
+   KiB holds neither for 256 KiB of each row). With next_tile (the bytes
+   to a narrow block's next tile of rows; 0: none), each row's line of the
+   next line of columns is asked for as the rows go down, and the last
+   line's pass asks for the next tile's first: a tall tile's passes down
+   its rows leave the hardware prefetchers no stream to follow. */
+VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t next_tile, int64_t fw,
+                          int64_t bn, int64_t f0, char *best, int64_t *idx, vec flip, int last,
+                          int init, int op, int kind, int64_t inf, int sw)
 {
     enum { LANES = V_BYTES / W, G = TILE_VECS };
     vec kb[G], ri[G];
     int64_t j = 0;
     for (; j + G * LANES <= bn; j += G * LANES) {
-        L(tile_reduce)(p + j * W, rows, rs, G, kb, ri, last, op, kind, inf, sw);
+        const int64_t ahead = !next_tile ? 0 : j + 2 * G * LANES <= bn ? G * V_BYTES : next_tile - j * W;
+        L(tile_reduce)(p + j * W, rows, rs, ahead, G, kb, ri, last, op, kind, inf, sw);
         ARGEXT_UNROLL
         for (int u = 0; u < G; u++)
             L(tile_merge)(j + u * LANES, kb[u], ri[u], f0, fw, best, idx, flip, last, init);
     }
     for (; j < bn; j += LANES) { /* the last may overlap the one before: idempotent */
         const int64_t jj = L(cols_vector)(j, bn);
-        L(tile_reduce)(p + jj * W, rows, rs, 1, kb, ri, last, op, kind, inf, sw);
+        L(tile_reduce)(p + jj * W, rows, rs, next_tile ? next_tile - jj * W : 0, 1, kb, ri, last, op,
+                       kind, inf, sw);
         L(tile_merge)(jj, kb[0], ri[0], f0, fw, best, idx, flip, last, init);
     }
 }
@@ -329,13 +342,26 @@ VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
    absorb). Zen 3, blocks of 8-15 vectors in calls of 2-4 MiB against the
    row-at-a-time fold: avx2 float32 1.36-1.75x, float64 1.75x, int32
    1.39x, int8 1.46-1.63x, float16 1.51x, last occurrence float32 1.39x;
-   sse4.2 float32 3.4-4.9x, int8 3.8x. From 16 MiB they lost 0.57-0.69x
-   (tall tiles ask no memory ahead); avx512 not measured. */
-#define COLS_TILE_MORE_BYTES (4 << 20)
+   sse4.2 float32 3.4-4.9x, int8 3.8x; asking ahead (COLS_TILE_AHEAD_BYTES),
+   at avx2 from 4.5 to 9 MiB 1.26-1.73x, from 12 MiB 0.62-0.95x (DRAM: the
+   row-at-a-time fold's one stream reads faster), so avx2 takes them up to
+   8 MiB; 4 MiB at sse4.2, whose tiles do not ask ahead. avx512 not
+   measured. */
+#define COLS_TILE_MORE_BYTES (V_BYTES == 32 ? 8 << 20 : 4 << 20)
 VINLINE int64_t L(cols_narrow_vecs)(int64_t rows, int64_t bn, int last)
 {
     return V_BYTES <= 32 && rows * bn * W <= COLS_TILE_MORE_BYTES && !(last && W <= 2) ? 16 : 8;
 }
+
+/* Narrow blocks' tall tiles ask memory ahead (cols_tile's next_tile) in
+   folds of more than this many bytes, at avx2. Zen 3, blocks under 8
+   vectors from DRAM (16-32 MiB), against tiles without: float32
+   1.05-1.24x, float64 1.24x, int8 1.24-1.52x, int16 1.17x, float16 1.23x,
+   int32 1.27x, int64 1.31-1.58x. At sse4.2 (two lines a row of float64:
+   the next line is the one the adjacent-line prefetcher brings) float64
+   (262144, 16) lost 0.87x while other blocks gained 1.13-1.56x; not taken
+   there, nor at avx512 (not measured). */
+#define COLS_TILE_AHEAD_BYTES (4 << 20)
 
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start. */
 VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
@@ -344,7 +370,7 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
 {
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     if (rows <= TILE_ROWS) {
-        L(cols_tile)(p, rows, rs, fw, bn, f0, best, idx, flip, last, init, op, kind, inf, sw);
+        L(cols_tile)(p, rows, rs, 0, fw, bn, f0, best, idx, flip, last, init, op, kind, inf, sw);
         return;
     }
     if (bn * W < L(cols_narrow_vecs)(rows, bn, last) * V_BYTES) {
@@ -352,8 +378,10 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
            lanes (int8: 128 rows), NARROW_TILE_BYTES at most */
         const int64_t fit = NARROW_TILE_BYTES / (bn * W), most = W == 1 ? 128 : 32768;
         const int64_t tile = fit < TILE_ROWS ? TILE_ROWS : fit < most ? fit : most;
+        const int64_t next_tile =
+            V_BYTES == 32 && rows * bn * W > COLS_TILE_AHEAD_BYTES ? tile * rs : 0;
         for (int64_t t0 = 0; t0 < rows; t0 += tile, init = 0)
-            L(cols_tile)(p + t0 * rs, rows - t0 < tile ? rows - t0 : tile, rs, fw, bn,
+            L(cols_tile)(p + t0 * rs, rows - t0 < tile ? rows - t0 : tile, rs, next_tile, fw, bn,
                          f0 + t0 * fw, best, idx, flip, last, init, op, kind, inf, sw);
         return;
     }
