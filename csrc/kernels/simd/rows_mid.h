@@ -12,7 +12,7 @@
  * (as the dense path does). No data-dependent branch but the NaN test: the
  * row scan's chunk bookkeeping costs more than these rows take.
  *
- * Longer rows, up to mid_block_bytes at avx2, keep each block's extreme
+ * Longer rows, up to mid_block_bytes at avx2 and avx512, keep each block's extreme
  * instead, and search only the first (last) block holding the row's.
  */
 
@@ -26,7 +26,7 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
 }
 
 /* Rows past mid_row_vecs go by block extremes (mid_row_blocks,
-   mid_row_key_blocks) at avx2 (MID_BLOCK_ROWS) up to mid_block_bytes,
+   mid_row_key_blocks) at avx2 and avx512 (MID_BLOCK_ROWS) up to mid_block_bytes,
    where that measured faster than the row scan on Zen 3 (in L2, first /
    last occurrence): float32 rows of 200-512 1.13-1.33x / 1.04-1.25x,
    float64 of 100-256 1.24-1.52x / 1.06-1.23x; int8 and uint8 rows of 600
@@ -44,10 +44,14 @@ VINLINE int64_t L(mid_row_vecs)(int floats)
    MID_DRAM_BYTES (in cache, most likely: float32 (1000, 1000) 1.06x in L3,
    (1500, 700) 1.16x, (250, 1000) in L2 1.15x, float64 (1000, 500) 1.08x,
    NumPy's classifier rows). At sse4.2, float rows of 50 vectors gained at most
-   1.1x and of 95-175 lost 0.94-0.97x; avx512 and neon, not measured, keep
-   the row scan. */
+   1.1x and of 95-175 lost 0.94-0.97x. avx512 too (Zen 4, in L3, against
+   its row scan: float32 rows of 300 / 1000 2.05x / 1.12x, float64 and
+   int32 of 200 1.68x / 1.58x, int8 of 1024 1.48x (uint8's last 1.64x),
+   uint16 of 600 1.60x, float16 of 1000 1.16x, int64 of 75 1.06x; the
+   lengths where avx2's last occurrence lost and DRAM 0.97-1.03x). neon,
+   not measured, keeps the row scan. */
 #define MID_BLOCK_BYTES 4096
-#define MID_BLOCK_ROWS (V_BYTES == 32)
+#define MID_BLOCK_ROWS (V_BYTES >= 32)
 /* Calls over this many bytes or more read their rows from DRAM, most likely. */
 #define MID_DRAM_BYTES (8 << 20)
 VINLINE int64_t L(mid_block_bytes)(int floats, int last, int aligned, int dram)

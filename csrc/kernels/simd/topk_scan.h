@@ -950,8 +950,9 @@ VINLINE void L(topk_lane_keys)(L(topk_gather) *g, const char *p, int64_t at, int
    the candidates', no test per block while reading, and no vector stored
    to be read again a lane at a time (topk_prime_blocks and its gather).
    At avx2 only: at sse4.2 (four float32 lanes, eight keys) the threshold
-   lets more through than topk_prime_blocks' (0.95x, Zen 3); avx512 is not
-   measured. Returns 0, the set untouched, for other rows and for a row
+   lets more through than topk_prime_blocks' (0.95x, Zen 3), and at avx512
+   sixteen lanes gathered one by one lost (Zen 4, k from 3 to 16:
+   0.83-0.90x). Returns 0, the set untouched, for other rows and for a row
    holding a NaN (which float extremes may drop). */
 VINLINE int F(topk_l1)(const char *p, int64_t n, int64_t i0, argext_topk_set *set, int op,
                        int kind, int64_t inf, int sw)
