@@ -298,7 +298,7 @@ ARGEXT_API argext_status argext_topk(const argext_tensor *data, const argext_ten
                                      int largest, int sorted);
 
 /*
- * Threads. The engine splits a call with about 16 MiB of input or more into
+ * Threads. The engine splits a call with about 12 MiB of input or more into
  * parts (rows, columns, or pieces of one long row, merged exactly), at most
  * one per thread, and runs them on a persistent pool of worker threads that
  * starts on first need; smaller calls run on the calling thread alone.

@@ -13,12 +13,14 @@
 
 /* Bytes of input below which a part of the work is not worth a thread's
    wake-up (tens of microseconds on a loaded machine). Below two parts'
-   worth (16 MiB) an input mostly sits in the caches, where one core reads
+   worth (12 MiB) an input mostly sits in the caches, where one core reads
    it faster than two threads are woken and joined: on an AMD EPYC Zen 5,
    4-8 MiB inputs took up to 1.8x longer on two threads than on one (issue
-   24). The environment variable ARGEXT_MIN_PART_BYTES, read once,
-   overrides it. */
-#define ARGEXT_MIN_PART_BYTES ((int64_t)8 << 20)
+   24); on a Zen 4, two threads against one, 8 MiB 0.76-1.08x, 10 MiB
+   0.82-0.90x, 12 MiB 0.58-0.78x (float32 logits (32, 128256), 15.7 MiB,
+   0.66x, TopK's 0.60x: below the 16 MiB of two 8 MiB parts). The
+   environment variable ARGEXT_MIN_PART_BYTES, read once, overrides it. */
+#define ARGEXT_MIN_PART_BYTES ((int64_t)6 << 20)
 
 /*
  * How many parts to split `bytes` of work into: 1 (the calling thread
