@@ -125,7 +125,12 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int64_t nv, int last, in
    float64 and int64 of 6 1.32x and 1.36x, int32 of 20 1.24x, int8 of 40
    1.29x, float16 of 20 1.16x; at sse4.2 float32 of 6 1.45x. Longer rows
    ask by their blocks (scan_ahead), and where the row scans always ask,
-   for the whole row first too; but on Zen 3 (ARGEXT_ROW_PREFETCH_BY_SIZE)
+   for the whole row first too, from DRAM or at 16-byte vectors: in cache
+   that first ask cost 32- and 64-byte vectors up to half their speed
+   (Zen 5, 4 MiB, against it: avx512 float32 rows of 300-1000 1.6x,
+   float64 of 200 1.9x, int8 of 1024 2.0-2.3x, uint16 of 600 1.6x,
+   float16 of 1000 1.4x; avx2 1.2-2.0x; sse4.2 int32 of 100 0.95-1.0x
+   without). On Zen 3 (ARGEXT_ROW_PREFETCH_BY_SIZE)
    rows of up to MID_PREFETCH_DRAM_BYTES in calls read from DRAM ask as
    the short ones do instead: float32 rows of 65-500 1.13-1.47x, float64
    of 256 1.13x, int32 of 200 1.13x, int8 of 1000 1.57x; float32 of 600
@@ -139,7 +144,7 @@ VINLINE int L(mid_prefetch)(const char *p, int64_t n, int dram)
         prefetch_dense(p, n * W);
         return 1;
     }
-    if (argext_row_prefetch_on())
+    if (argext_row_prefetch_on() && (dram || V_BYTES < 32))
         prefetch_ahead(p, n * W);
     return 0;
 }
