@@ -125,7 +125,8 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int64_t nv, int last, in
    float64 and int64 of 6 1.32x and 1.36x, int32 of 20 1.24x, int8 of 40
    1.29x, float16 of 20 1.16x; at sse4.2 float32 of 6 1.45x. Longer rows
    ask by their blocks (scan_ahead), and where the row scans always ask,
-   for the whole row first too, from DRAM or at 16-byte vectors: in cache
+   for the whole row first too in calls of MID_FAR_BYTES or more (past
+   a 32 MiB L3) or at 16-byte vectors: in cache
    that first ask cost 32- and 64-byte vectors up to half their speed
    (Zen 5, 4 MiB, against it: avx512 float32 rows of 300-1000 1.6x,
    float64 of 200 1.9x, int8 of 1024 2.0-2.3x, uint16 of 600 1.6x,
@@ -137,14 +138,15 @@ VINLINE int F(mid_row_floats)(const char *q, int64_t n, int64_t nv, int last, in
    1.03x, of 1000 0.86-0.93x (their blocks asking too: float32 rows of
    256 and 500 0.96-0.98x). Returns 1 where the row asked so. */
 #define MID_PREFETCH_DRAM_BYTES 2048
-VINLINE int L(mid_prefetch)(const char *p, int64_t n, int dram)
+#define MID_FAR_BYTES (32 << 20)
+VINLINE int L(mid_prefetch)(const char *p, int64_t n, int dram, int far)
 {
     if (n <= DENSE_ROW_MAX || (dram && n * W <= MID_PREFETCH_DRAM_BYTES &&
                                argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_BY_SIZE)) {
         prefetch_dense(p, n * W);
         return 1;
     }
-    if (argext_row_prefetch_on() && (dram || V_BYTES < 32))
+    if (argext_row_prefetch_on() && (far || V_BYTES < 32))
         prefetch_ahead(p, n * W);
     return 0;
 }
@@ -312,10 +314,10 @@ VINLINE int64_t L(mid_row_keys)(const char *q, int64_t n, int64_t nv, int last, 
    under MID_DRAM_BYTES. */
 #ifdef FLANE
 VINLINE void F(rows_mid_few)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t nv, int last,
-                             int dram, int64_t *idx, int op, int kind, int64_t inf)
+                             int dram, int far, int64_t *idx, int op, int kind, int64_t inf)
 {
     for (int64_t k = 0; k < count; k++, p += ps) {
-        L(mid_prefetch)(p, n, dram);
+        L(mid_prefetch)(p, n, dram, far);
         if (!F(mid_row_floats)(p, n, nv, last, idx + k, op, inf)) /* a NaN: its keys by the loop */
             idx[k] = L(mid_row_keys)(p, n, (n - 1) / (V_BYTES / W), last, op, kind, inf);
     }
@@ -324,10 +326,10 @@ VINLINE void F(rows_mid_few)(const char *p, int64_t count, int64_t ps, int64_t n
 
 /* The same by keys (integers, float16, bfloat16). */
 VINLINE void L(rows_mid_few_keys)(const char *p, int64_t count, int64_t ps, int64_t n, int64_t nv,
-                                  int last, int dram, int64_t *idx, int op, int kind, int64_t inf)
+                                  int last, int dram, int far, int64_t *idx, int op, int kind, int64_t inf)
 {
     for (int64_t k = 0; k < count; k++, p += ps) {
-        L(mid_prefetch)(p, n, dram);
+        L(mid_prefetch)(p, n, dram, far);
         idx[k] = L(mid_row_keys)(p, n, nv, last, op, kind, inf);
     }
 }
@@ -339,6 +341,7 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
 {
     const int blocks = n > L(mid_row_vecs)(floats) * (V_BYTES / W);
     const int64_t nv = (n - 1) / (V_BYTES / W);
+    const int far = count * (ps < 0 ? -ps : ps) >= MID_FAR_BYTES;
 #if W >= 4 && V_BYTES / W >= 4
     /* int32/uint32 rows in cache, first occurrence, measured 0.78x (their
        row at a time is cheap); their last occurrence 1.4-1.5x, from DRAM
@@ -354,23 +357,23 @@ VINLINE void L(rows_mid)(const char *p, int64_t count, int64_t ps, int64_t n, in
        keys' copies beside theirs, float32 rows of 10 measured 0.9x. */
 #ifdef FLANE
     switch (floats && (nv <= 1 || !dram) ? nv : -1) {
-    case 0: F(rows_mid_few)(p, count, ps, n, 0, last, dram, idx, op, kind, inf); return;
-    case 1: F(rows_mid_few)(p, count, ps, n, 1, last, dram, idx, op, kind, inf); return;
-    case 2: F(rows_mid_few)(p, count, ps, n, 2, last, dram, idx, op, kind, inf); return;
-    case 3: F(rows_mid_few)(p, count, ps, n, 3, last, dram, idx, op, kind, inf); return;
+    case 0: F(rows_mid_few)(p, count, ps, n, 0, last, dram, far, idx, op, kind, inf); return;
+    case 1: F(rows_mid_few)(p, count, ps, n, 1, last, dram, far, idx, op, kind, inf); return;
+    case 2: F(rows_mid_few)(p, count, ps, n, 2, last, dram, far, idx, op, kind, inf); return;
+    case 3: F(rows_mid_few)(p, count, ps, n, 3, last, dram, far, idx, op, kind, inf); return;
     default: break;
     }
 #endif
     switch (!floats && (nv <= 1 || !dram) ? nv : -1) {
-    case 0: L(rows_mid_few_keys)(p, count, ps, n, 0, last, dram, idx, op, kind, inf); return;
-    case 1: L(rows_mid_few_keys)(p, count, ps, n, 1, last, dram, idx, op, kind, inf); return;
-    case 2: L(rows_mid_few_keys)(p, count, ps, n, 2, last, dram, idx, op, kind, inf); return;
-    case 3: L(rows_mid_few_keys)(p, count, ps, n, 3, last, dram, idx, op, kind, inf); return;
+    case 0: L(rows_mid_few_keys)(p, count, ps, n, 0, last, dram, far, idx, op, kind, inf); return;
+    case 1: L(rows_mid_few_keys)(p, count, ps, n, 1, last, dram, far, idx, op, kind, inf); return;
+    case 2: L(rows_mid_few_keys)(p, count, ps, n, 2, last, dram, far, idx, op, kind, inf); return;
+    case 3: L(rows_mid_few_keys)(p, count, ps, n, 3, last, dram, far, idx, op, kind, inf); return;
     default: break;
     }
     const int ahead = scan_ahead(count * n * W, kind);
     for (int64_t k = 0; k < count; k++, p += ps) {
-        const int blocks_ahead = !L(mid_prefetch)(p, n, dram) && ahead;
+        const int blocks_ahead = !L(mid_prefetch)(p, n, dram, far) && ahead;
 #ifdef FLANE
         if (floats && blocks) { /* two copies: the order a constant in each */
             idx[k] = dram ? F(mid_row_blocks)(p, n, last, 1, blocks_ahead, op, kind, inf)
