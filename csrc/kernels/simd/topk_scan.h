@@ -739,19 +739,25 @@ VINLINE int L(topk_gathers)(const argext_topk_set *set, int64_t n)
    blocks or two per segment (the k best then hit nearly every block); and
    rows whose vectors hold 3k lanes or more (topk_prime_lanes primes them
    in one cheap pass from their lane maxima) unless their keys cost seven
-   instructions a vector (float16, bfloat16) and they have 2k blocks. At
+   instructions a vector (float16, bfloat16) or their lanes are four bytes
+   wide in 64-byte vectors (avx512, k up to 5), and they have 2k blocks. At
    avx2 on Zen 3, rows of 1000 float32 k = 3, 5, 8 and float64 k = 5 took
    0.7-0.8x the time; int8 and bfloat16 rows of 1000, k = 5 (lane maxima,
-   few blocks) 1.2-1.3x, bfloat16 rows of 4000 0.65x. */
+   few blocks) 1.2-1.3x, bfloat16 rows of 4000 0.65x. At avx512 on Zen 4,
+   against the lane maxima's prime and a test of every line: float32 rows
+   of 4000, k = 3 and 5, 0.73-0.78x the time, of 2000 0.87-0.94x, of 1000
+   k = 3 0.85x (k = 5 1.0-1.03x, noise), int32 and uint32 rows of 4000
+   0.77-0.78x; int16 and int8 0.93-1.1x (noise), left to the lane maxima. */
 VINLINE int L(topk_prime_blocks)(const char *p, int64_t n, argext_topk_set *set, int op, int kind,
                                  int64_t inf, int sw)
 {
     const int64_t lanes = V_BYTES / W, block = lanes * BLOCK_VECS, k = set->k;
     const int64_t segs = (2 * k + lanes - 1) / lanes, i = L(row_head_elements)(p);
     const int64_t nb = (n - i) / block;
-    const int costly_keys = kind == ARGEXT_KIND_FLOAT && W == 2, lane_maxima = lanes >= 3 * k;
+    const int by_blocks = (kind == ARGEXT_KIND_FLOAT && W == 2) || (V_BYTES == 64 && W == 4);
+    const int lane_maxima = lanes >= 3 * k;
     if (k > TOPK_KTH_IN_REGISTERS || !L(topk_gathers)(set, n) || n * W > TOPK_L1_ROW ||
-        nb < 2 * segs || nb < k || (lane_maxima && (!costly_keys || nb < 2 * k)))
+        nb < 2 * segs || nb < k || (lane_maxima && (!by_blocks || nb < 2 * k)))
         return 0;
     char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
     const int ahead = scan_ahead(set->span, kind);
