@@ -90,7 +90,7 @@ VINLINE int64_t L(dense_wide_row)(const char *q, int64_t nv, int last, int op, i
                                   int floats)
 {
     uint64_t bits[DENSE_ROW_VECS] = {0}; /* set in full: no maybe-uninitialized */
-    prefetch_dense(q, nv * V_BYTES);
+    prefetch_dense_rows(q, nv * V_BYTES);
     if (!floats || !L(dense_row_floats)(q, nv, bits, op, inf))
         L(dense_row_keys)(q, nv, bits, op, kind, inf);
     return L(dense_row_index)(bits, nv, last);
@@ -142,7 +142,7 @@ VINLINE void L(packed_vector)(const char *q, int64_t n, int last, int64_t *out, 
 {
     const int64_t lb = MASK_BITS(W), per_vec = V_BYTES / (n * W);
     const uint64_t row_bits = n * lb >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n * lb)) - 1;
-    prefetch_dense(q, V_BYTES);
+    prefetch_dense_rows(q, V_BYTES);
     uint64_t e = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
     for (int64_t r = 0; r < per_vec; r++) {
         uint64_t b = (e >> (r * n * lb)) & row_bits;
@@ -218,7 +218,7 @@ VINLINE void L(square_rows)(const char *q, int64_t *out, int last, int op, int k
     enum { LANES = V_BYTES / W };
     const int is_min = ARGEXT_OP_IS_MIN(op);
     vec r[LANES];
-    prefetch_dense(q, LANES * V_BYTES);
+    prefetch_dense_rows(q, LANES * V_BYTES);
     L(square_fill)(r, q, V_BYTES, op, kind, inf, floats);
 #ifdef FLANE
     if (floats) {
@@ -362,7 +362,7 @@ VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last
         uint64_t e[8] = {0};
         for (int64_t g = 0; g < group; g++) {
             const char *q = p + (v + g) * V_BYTES;
-            prefetch_dense(q, V_BYTES);
+            prefetch_dense_rows(q, V_BYTES);
             e[g] = L(packed_rows)(q, (int)(n * W), op, kind, inf, floats);
         }
         for (int64_t r = 0; r < group * per_vec; r += 8) {
