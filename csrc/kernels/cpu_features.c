@@ -91,7 +91,8 @@ int argext_cpu_has(argext_isa isa)
    requests, in L2 1.04-1.14x. Zen 3 alike in L2, but its calls past 4 MiB
    ran up to 1.5x with, and from DRAM its rows of up to 2 KiB 1.1-1.6x
    (ARGEXT_ROW_PREFETCH_BY_SIZE: template.h's scan_ahead, rows_mid.h's
-   mid_prefetch). Elsewhere they measured faster (Intel Xeon at the SSE
+   mid_prefetch). On Zen 4 the dense short rows skip their asks too
+   (template.h's prefetch_dense_rows). Elsewhere they measured faster (Intel Xeon at the SSE
    levels; Zen 5 at 8 KiB ahead against 2 KiB). */
 int argext_cpu_row_prefetch(void)
 {
