@@ -110,7 +110,7 @@ int argext_cpu_row_prefetch(void)
     if (family != 0x19)
         return ARGEXT_ROW_PREFETCH_ON;
     const int zen3 = model < 0x10 || (model >= 0x20 && model < 0x60); /* Zen 4: 10h-1Fh, 60h-7Fh, A0h-AFh */
-    return zen3 ? ARGEXT_ROW_PREFETCH_BY_SIZE : 0;
+    return zen3 ? ARGEXT_ROW_PREFETCH_BY_SIZE : ARGEXT_ROW_PREFETCH_OFF;
 }
 
 #elif defined(ARGEXT_AARCH64)

@@ -139,9 +139,11 @@ VINLINE void argext_prefetch(const char *p) { (void)p; }
 /* Whether the row scans ask memory for the lines ahead (template.h's
    scan_ahead): ARGEXT_ROW_PREFETCH_ON always, ARGEXT_ROW_PREFETCH_BY_SIZE
    by the call's size (and rows_mid.h's short rows in calls read from
-   DRAM), 0 never. cpu_features.c decides by the CPU, dispatch.c sets it
-   with the level in use, before any kernel runs. Read per call, relaxed
-   (a plain load): threads may set it at once, to the same value. */
+   DRAM), ARGEXT_ROW_PREFETCH_OFF never. cpu_features.c decides by the
+   CPU, dispatch.c sets it with the level in use, before any kernel runs.
+   Read per call, relaxed (a plain load): threads may set it at once, to
+   the same value. */
+#define ARGEXT_ROW_PREFETCH_OFF 0
 #define ARGEXT_ROW_PREFETCH_ON 1
 #define ARGEXT_ROW_PREFETCH_BY_SIZE 2
 extern int argext_row_prefetch;

@@ -134,7 +134,7 @@ VINLINE void prefetch_dense(const char *q, int64_t bytes)
    took 1.25-1.30x the time without, int32 of 20 1.55x. */
 VINLINE void prefetch_dense_rows(const char *q, int64_t bytes)
 {
-    if (argext_row_prefetch_mode() != 0)
+    if (argext_row_prefetch_mode() != ARGEXT_ROW_PREFETCH_OFF)
         prefetch_dense(q, bytes);
 }
 
