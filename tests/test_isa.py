@@ -684,3 +684,44 @@ print(bad)
     out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {parent!r})\n" + code],
                          env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+@pytest.mark.parametrize("dense", ["0", "1"])
+def test_dense_rows_override(dense):
+    """ARGEXT_DENSE_ROWS forces how dense short rows go: indices streamed and
+    rows of exactly a vector as squares, or plain stores for rows of a line
+    or more and avx512's rows of a vector one at a time (the CPU picks one;
+    the tests would otherwise run only that one): at every level, in calls
+    past the 131072 rows that stream, NaN placed at square and line
+    boundaries, the output on and off a line, against NumPy."""
+    code = """
+import numpy as np, argext
+rng = np.random.default_rng(11)
+bad = []
+for isa in argext.supported_isas():
+    argext.set_isa(isa)
+    for dtype, n in ((np.float32, 16), (np.float32, 8), (np.float32, 32), (np.float64, 8),
+                     (np.float64, 4), (np.int64, 8), (np.int32, 16), (np.int8, 64)):
+        rows = 140003
+        x = rng.integers(-50, 50, size=(rows, n)).astype(dtype)
+        if x.dtype.kind == "f":
+            x[rng.integers(0, rows, 40), rng.integers(0, n, 40)] = np.nan
+            x[15::16, -1] = np.nan  # the last row of each square of sixteen
+        for fn, ref in ((argext.argmax, np.argmax), (argext.argmin, np.argmin)):
+            first = ref(x, axis=-1)
+            last = n - 1 - ref(x[:, ::-1], axis=-1)
+            out = np.empty(rows + 8, np.int64)
+            for o in (0, 2):  # the indices on and off a line
+                view = out[o:o + rows]
+                fn(x, axis=-1, keepdims=0, out=view)
+                got_last = fn(x, axis=-1, keepdims=0, select_last_index=1)
+                if not (np.array_equal(view, first) and np.array_equal(got_last, last)):
+                    bad.append((isa, np.dtype(dtype).name, n, fn.__name__, o))
+print(bad)
+"""
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
+    env = {k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}
+    env["ARGEXT_DENSE_ROWS"] = dense
+    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {parent!r})\n" + code],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

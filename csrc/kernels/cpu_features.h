@@ -13,4 +13,8 @@ int argext_cpu_has(argext_isa isa);
    one of kernels/platform.h's modes for argext_row_prefetch (0 never). */
 int argext_cpu_row_prefetch(void);
 
+/* How dense short rows go on this CPU: one of kernels/platform.h's modes
+   for argext_dense_rows. */
+int argext_cpu_dense_rows(void);
+
 #endif /* ARGEXT_CPU_FEATURES_H */

@@ -5,8 +5,9 @@
  * run (the highest rank of isa_list.h), or the one named by the environment
  * variable ARGEXT_ISA (a name of isa_list.h) when it is supported here; an
  * unknown or unsupported value is ignored. argext_set_isa changes it later.
- * With the level, whether the row scans prefetch (ARGEXT_ROW_PREFETCH, else
- * the CPU's choice).
+ * With the level, the CPU's choices of how the row scans prefetch and how
+ * dense short rows go (ARGEXT_ROW_PREFETCH and ARGEXT_DENSE_ROWS, else the
+ * CPU's own).
  * The choice is a single int read and written atomically (relaxed: it
  * guards no other data); every racing first use computes it identically,
  * and a program that calls argext_set_isa while other threads run kernels
@@ -40,13 +41,13 @@ static const struct {
 static int active = -1;
 static int load_active(void) { return __atomic_load_n(&active, __ATOMIC_RELAXED); }
 static void store_active(int v) { __atomic_store_n(&active, v, __ATOMIC_RELAXED); }
-static void store_row_prefetch(int v) { __atomic_store_n(&argext_row_prefetch, v, __ATOMIC_RELAXED); }
+static void store_choice(int *c, int v) { __atomic_store_n(c, v, __ATOMIC_RELAXED); }
 #else /* MSVC: aligned long reads are atomic; volatile keeps each one a single access */
 #include <intrin.h>
 static volatile long active = -1;
 static int load_active(void) { return (int)active; }
 static void store_active(int v) { (void)_InterlockedExchange(&active, (long)v); }
-static void store_row_prefetch(int v) { (void)_InterlockedExchange((volatile long *)&argext_row_prefetch, (long)v); }
+static void store_choice(int *c, int v) { (void)_InterlockedExchange((volatile long *)c, (long)v); }
 #endif
 
 int argext_isa_supported(argext_isa isa)
@@ -63,17 +64,24 @@ argext_isa argext_isa_best(void)
     return (argext_isa)best;
 }
 
-int argext_row_prefetch = 1;
+int argext_row_prefetch = ARGEXT_ROW_PREFETCH_ON;
+int argext_dense_rows = ARGEXT_DENSE_ROWS_STREAMED;
 
-/* The row scans' software prefetch: ARGEXT_ROW_PREFETCH=0, 1 or 2 (platform.h's
-   modes) when set (to measure them on a CPU), else the CPU's choice
-   (cpu_features.c). */
-static int row_prefetch_choice(void)
+/* A CPU choice: the environment variable `name` when it is one digit from 0
+   to `most` (platform.h's modes, to measure them on a CPU), else the CPU's
+   own (cpu_features.c). */
+static int choice(const char *name, int most, int cpu)
 {
-    const char *env = getenv("ARGEXT_ROW_PREFETCH");
-    if (env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0 || strcmp(env, "2") == 0))
+    const char *env = getenv(name);
+    if (env && env[0] >= '0' && env[0] <= '0' + most && env[1] == 0)
         return env[0] - '0';
-    return argext_cpu_row_prefetch();
+    return cpu;
+}
+
+static void store_choices(void)
+{
+    store_choice(&argext_row_prefetch, choice("ARGEXT_ROW_PREFETCH", 2, argext_cpu_row_prefetch()));
+    store_choice(&argext_dense_rows, choice("ARGEXT_DENSE_ROWS", 1, argext_cpu_dense_rows()));
 }
 
 static argext_isa chosen(void)
@@ -81,7 +89,7 @@ static argext_isa chosen(void)
     int isa = load_active();
     if (isa >= 0)
         return (argext_isa)isa;
-    store_row_prefetch(row_prefetch_choice());
+    store_choices();
     isa = argext_isa_best();
     const char *env = getenv("ARGEXT_ISA");
     for (int i = 0; env && i < ARGEXT_ISA_COUNT; i++)
@@ -97,7 +105,7 @@ argext_status argext_set_isa(argext_isa isa)
 {
     if (!argext_isa_supported(isa))
         return ARGEXT_ERR_ISA;
-    store_row_prefetch(row_prefetch_choice());
+    store_choices();
     store_active(isa);
     return ARGEXT_OK;
 }

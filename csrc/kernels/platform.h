@@ -147,12 +147,26 @@ VINLINE void argext_prefetch(const char *p) { (void)p; }
 #define ARGEXT_ROW_PREFETCH_ON 1
 #define ARGEXT_ROW_PREFETCH_BY_SIZE 2
 extern int argext_row_prefetch;
+
+/* How dense short rows (rows_dense.h) suit this CPU:
+   ARGEXT_DENSE_ROWS_STREAMED: a long call's indices go out by whole lines
+   of non-temporal stores, and rows of exactly a vector as squares at every
+   level; ARGEXT_DENSE_ROWS_LINES_PLAIN: rows of a line (64 bytes) or more
+   store their indices plainly, and with 64-byte vectors rows of exactly a
+   vector go one at a time (template.h's dense_streams, dense_squares). Set
+   and read as argext_row_prefetch. */
+#define ARGEXT_DENSE_ROWS_STREAMED 0
+#define ARGEXT_DENSE_ROWS_LINES_PLAIN 1
+extern int argext_dense_rows;
+
 #if defined(_MSC_VER) && !defined(__clang__)
-VINLINE int argext_row_prefetch_mode(void) { return *(volatile int *)&argext_row_prefetch; }
+VINLINE int argext_cpu_choice(const int *c) { return *(const volatile int *)c; }
 #else
-VINLINE int argext_row_prefetch_mode(void) { return __atomic_load_n(&argext_row_prefetch, __ATOMIC_RELAXED); }
+VINLINE int argext_cpu_choice(const int *c) { return __atomic_load_n(c, __ATOMIC_RELAXED); }
 #endif
+VINLINE int argext_row_prefetch_mode(void) { return argext_cpu_choice(&argext_row_prefetch); }
 VINLINE int argext_row_prefetch_on(void) { return argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_ON; }
+VINLINE int argext_dense_rows_mode(void) { return argext_cpu_choice(&argext_dense_rows); }
 
 /* Nonzero when float compares read denormal inputs as zero (x86 MXCSR.DAZ,
    AArch64 FPCR.FZ or FPCR.FIZ), so that the SIMD kernels' float compares

@@ -74,7 +74,7 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
     if (s == W && ps == n * W && n >= 2 && n <= DENSE_ROW_MAX && (n & (n - 1)) == 0 && !L(scalar)(kind)) {
         /* a long call streams its indices from a line boundary on: the rows
            before it by the baseline */
-        const int stream = count >= DENSE_STREAM_ROWS && (uintptr_t)idx % 8 == 0;
+        const int stream = count >= DENSE_STREAM_ROWS && (uintptr_t)idx % 8 == 0 && dense_streams(ps);
         if (stream) {
             int64_t head = (int64_t)((64 - (uintptr_t)idx % 64) % 64 / 8);
             baseline(p, head, ps, n, s, last, idx);

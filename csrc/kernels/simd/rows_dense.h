@@ -354,7 +354,7 @@ VINLINE int64_t L(rows_packed)(const char *p, int64_t count, int64_t n, int last
     const int64_t group = per_vec < 8 ? 8 / per_vec : 1; /* vectors of at least 8 rows */
     int64_t v = 0;
 #if W >= 4 && V_BYTES / W >= 4
-    if (per_vec == 1 && (floats || W == 8))
+    if (per_vec == 1 && (floats || W == 8) && dense_squares())
         v = L(rows_square)(p, count, last, idx, op, kind, inf, floats, stream);
 #endif
 #if ISA_LANE_INDEX

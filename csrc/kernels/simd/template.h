@@ -139,12 +139,27 @@ VINLINE void prefetch_dense_rows(const char *q, int64_t bytes)
 }
 
 /* A many-rows call over dense short rows writing at least this many
-   indices (1 MiB) stores them by whole 64-byte lines of non-temporal
-   stores (v_stream), each line's indices staged in L1 first: output that
-   large is not read back from cache, and a plain store that misses reads
-   its line first (an index per row of 16 float32 is an eighth of the
-   input read). The engine's batches into scratch are smaller. */
+   indices (1 MiB) stores them, where dense_streams says so, by whole
+   64-byte lines of non-temporal stores (v_stream), each line's indices
+   staged in L1 first: output that large is not read back from cache, and
+   a plain store that misses reads its line first (an index per row of 16
+   float32 is an eighth of the input read). The engine's batches into
+   scratch are smaller. */
 #define DENSE_STREAM_ROWS 131072
+/* Whether such a call over rows of row_bytes streams its indices: rows
+   shorter than a line always (their indices are a quarter of what they read
+   or more), longer ones where the CPU says so (platform.h's
+   argext_dense_rows). */
+VINLINE int dense_streams(int64_t row_bytes)
+{
+    return row_bytes < 64 || argext_dense_rows_mode() == ARGEXT_DENSE_ROWS_STREAMED;
+}
+/* Whether dense rows of exactly a vector go as squares: below 64-byte
+   vectors always, with them where the CPU says so. */
+VINLINE int dense_squares(void)
+{
+    return V_BYTES < 64 || argext_dense_rows_mode() == ARGEXT_DENSE_ROWS_STREAMED;
+}
 /* Most indices a stream stages at once: a vector's rows, at least a line's 8. */
 #define DENSE_STAGE_ROWS (V_BYTES / 2 > 8 ? V_BYTES / 2 : 8)
 
