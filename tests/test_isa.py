@@ -653,12 +653,13 @@ def test_main_reports_level():
     assert f"kernel ISA in use: {name}" in out
 
 
-@pytest.mark.parametrize("prefetch", ["0", "1", "2"])
+@pytest.mark.parametrize("prefetch", ["0", "1", "2", "3"])
 def test_row_prefetch_override(prefetch):
     """ARGEXT_ROW_PREFETCH forces the row scans' software prefetch off, on,
-    or on by the call's size (the CPU picks one; the tests would otherwise
-    run only that one): the scans that prefetch, at every level, in cache
-    and in calls of 4 to 34 MB, against NumPy."""
+    on by the call's size, or on while the data may lie in cache (the CPU
+    picks one; the tests would otherwise run only that one): the scans that
+    prefetch, at every level, in cache and in calls of 4 to 34 MB, against
+    NumPy."""
     code = """
 import numpy as np, argext
 rng = np.random.default_rng(7)

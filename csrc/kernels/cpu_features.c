@@ -93,13 +93,30 @@ int argext_cpu_has(argext_isa isa)
    (ARGEXT_ROW_PREFETCH_BY_SIZE: template.h's scan_ahead, rows_mid.h's
    mid_prefetch). On Zen 4 the dense short rows skip their asks too
    (template.h's prefetch_dense_rows). Elsewhere they measured faster (Intel Xeon at the SSE
-   levels; Zen 5 at 8 KiB ahead against 2 KiB). */
+   levels; Zen 5 at 8 KiB ahead against 2 KiB). Intel asks while the data
+   may lie in its cache (ARGEXT_ROW_PREFETCH_IN_CACHE): on a Xeon (KVM
+   guest, family 6 model 167, 480 MiB L3) a single row of 1 GiB from DRAM,
+   one thread, read faster without asks, avx512 / avx2 / sse4.2 float32
+   1.27x / 1.80x / 1.46x, float64 (512 MiB) 1.28x / 1.83x / 1.50x, at
+   128 MiB float32 1.17x / 1.26x / 1.50x, avx512 two threads 1.19x, int8
+   0.99x / 1.08x / 1.17x; in its L3 (64 MiB) the asks are worth up to 2x,
+   and many rows from DRAM measured mixed without them (BENCHMARKS.md), so
+   they keep them. */
+/* Whether cpuid names the vendor: ebx, edx, ecx spell it ("Genu" "ineI" "ntel"). */
+static int vendor_is(const unsigned r[4], unsigned b, unsigned d, unsigned c)
+{
+    return r[1] == b && r[3] == d && r[2] == c;
+}
+#define VENDOR_AMD 0x68747541u, 0x69746e65u, 0x444d4163u   /* AuthenticAMD */
+#define VENDOR_INTEL 0x756e6547u, 0x49656e69u, 0x6c65746eu /* GenuineIntel */
+
 int argext_cpu_row_prefetch(void)
 {
     unsigned r[4];
     cpuid(0, 0, r);
-    const int amd = r[1] == 0x68747541u && r[3] == 0x69746e65u && r[2] == 0x444d4163u; /* AuthenticAMD */
-    if (!amd || r[0] < 1)
+    if (vendor_is(r, VENDOR_INTEL))
+        return ARGEXT_ROW_PREFETCH_IN_CACHE;
+    if (!vendor_is(r, VENDOR_AMD) || r[0] < 1)
         return ARGEXT_ROW_PREFETCH_ON;
     cpuid(1, 0, r);
     unsigned family = (r[0] >> 8) & 0xf, model = (r[0] >> 4) & 0xf;
@@ -130,8 +147,7 @@ int argext_cpu_dense_rows(void)
 {
     unsigned r[4];
     cpuid(0, 0, r);
-    const int intel = r[1] == 0x756e6547u && r[3] == 0x49656e69u && r[2] == 0x6c65746eu; /* GenuineIntel */
-    return intel ? ARGEXT_DENSE_ROWS_LINES_PLAIN : ARGEXT_DENSE_ROWS_STREAMED;
+    return vendor_is(r, VENDOR_INTEL) ? ARGEXT_DENSE_ROWS_LINES_PLAIN : ARGEXT_DENSE_ROWS_STREAMED;
 }
 
 #elif defined(ARGEXT_AARCH64)

@@ -80,7 +80,7 @@ static int choice(const char *name, int most, int cpu)
 
 static void store_choices(void)
 {
-    store_choice(&argext_row_prefetch, choice("ARGEXT_ROW_PREFETCH", 2, argext_cpu_row_prefetch()));
+    store_choice(&argext_row_prefetch, choice("ARGEXT_ROW_PREFETCH", 3, argext_cpu_row_prefetch()));
     store_choice(&argext_dense_rows, choice("ARGEXT_DENSE_ROWS", 1, argext_cpu_dense_rows()));
 }
 

@@ -139,13 +139,16 @@ VINLINE void argext_prefetch(const char *p) { (void)p; }
 /* Whether the row scans ask memory for the lines ahead (template.h's
    scan_ahead): ARGEXT_ROW_PREFETCH_ON always, ARGEXT_ROW_PREFETCH_BY_SIZE
    by the call's size (and rows_mid.h's short rows in calls read from
-   DRAM), ARGEXT_ROW_PREFETCH_OFF never. cpu_features.c decides by the
+   DRAM), ARGEXT_ROW_PREFETCH_OFF never, ARGEXT_ROW_PREFETCH_IN_CACHE as
+   ON but for a single row of SCAN_CACHE_BYTES or more (past the cache:
+   template.h's scan_ahead_row). cpu_features.c decides by the
    CPU, dispatch.c sets it with the level in use, before any kernel runs.
    Read per call, relaxed (a plain load): threads may set it at once, to
    the same value. */
 #define ARGEXT_ROW_PREFETCH_OFF 0
 #define ARGEXT_ROW_PREFETCH_ON 1
 #define ARGEXT_ROW_PREFETCH_BY_SIZE 2
+#define ARGEXT_ROW_PREFETCH_IN_CACHE 3
 extern int argext_row_prefetch;
 
 /* How dense short rows (rows_dense.h) suit this CPU:
@@ -165,7 +168,11 @@ VINLINE int argext_cpu_choice(const int *c) { return *(const volatile int *)c; }
 VINLINE int argext_cpu_choice(const int *c) { return __atomic_load_n(c, __ATOMIC_RELAXED); }
 #endif
 VINLINE int argext_row_prefetch_mode(void) { return argext_cpu_choice(&argext_row_prefetch); }
-VINLINE int argext_row_prefetch_on(void) { return argext_row_prefetch_mode() == ARGEXT_ROW_PREFETCH_ON; }
+VINLINE int argext_row_prefetch_on(void)
+{
+    const int mode = argext_row_prefetch_mode();
+    return mode == ARGEXT_ROW_PREFETCH_ON || mode == ARGEXT_ROW_PREFETCH_IN_CACHE;
+}
 VINLINE int argext_dense_rows_mode(void) { return argext_cpu_choice(&argext_dense_rows); }
 
 /* Nonzero when float compares read denormal inputs as zero (x86 MXCSR.DAZ,

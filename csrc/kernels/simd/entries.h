@@ -29,7 +29,7 @@ VINLINE int64_t L(row_entry)(const char *p, int64_t n, int64_t s, int last, int 
 {
     int64_t best = init ? 0 : L(key_to_lane)(bestp, kind);
     int64_t bi = L(row_scan)(p, n, last, init, &best, op, kind, inf, L(native_blocks)(kind, n), sw,
-                             scan_ahead(n * W, kind));
+                             scan_ahead_row(n * W, kind));
     L(lane_to_key)(best, bestp, kind);
     (void)s;
     return bi;
@@ -115,7 +115,8 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         baseline(p, count, ps, n, s, last, idx);
         return;
     }
-    const int native = L(native_blocks)(kind, n), ahead = scan_ahead(count * n * W, kind);
+    const int native = L(native_blocks)(kind, n);
+    const int ahead = count == 1 ? scan_ahead_row(n * W, kind) : scan_ahead(count * n * W, kind);
     for (int64_t k = 0; k < count; k++) {
         int64_t best;
         idx[k] = L(row_scan)(p + k * ps, n, last, 1, &best, op, kind, inf, native, 0, ahead);
