@@ -582,11 +582,14 @@ def test_hardmax_rows(isa, dtype):
                               hardmax_reference(x, -1, coerce_2d=False), equal_nan=True)
 
 
-def _run(code, isa_env):
+def _run(code, isa_env, **more_env):
+    """code's output in a new interpreter with ARGEXT_ISA=isa_env (None: unset)
+    and more_env."""
     # -I drops PYTHONPATH: the directory argext was imported from is passed explicitly.
     parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
     code = f"import sys; sys.path.insert(0, {parent!r})\n" + code
-    env = dict(os.environ, ARGEXT_ISA=isa_env)
+    env = {k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}
+    env.update(more_env, **({} if isa_env is None else {"ARGEXT_ISA": isa_env}))
     return subprocess.run([sys.executable, "-I", "-c", code], env=env, capture_output=True,
                           text=True, check=True).stdout.strip()
 
@@ -679,12 +682,7 @@ for isa in argext.supported_isas():
                     bad.append((isa, np.dtype(dtype).name, shape, fn.__name__))
 print(bad)
 """
-    parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
-    env = {k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}
-    env["ARGEXT_ROW_PREFETCH"] = prefetch
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {parent!r})\n" + code],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "[]"
+    assert _run(code, None, ARGEXT_ROW_PREFETCH=prefetch) == "[]"
 
 
 @pytest.mark.parametrize("dense", ["0", "1"])
@@ -720,9 +718,4 @@ for isa in argext.supported_isas():
                     bad.append((isa, np.dtype(dtype).name, n, fn.__name__, o))
 print(bad)
 """
-    parent = os.path.dirname(os.path.dirname(os.path.abspath(argext.__file__)))
-    env = {k: v for k, v in os.environ.items() if k != "ARGEXT_ISA"}
-    env["ARGEXT_DENSE_ROWS"] = dense
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {parent!r})\n" + code],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "[]"
+    assert _run(code, None, ARGEXT_DENSE_ROWS=dense) == "[]"
