@@ -85,6 +85,14 @@ int argext_cpu_has(argext_isa isa)
     return 0;
 }
 
+/* Whether cpuid names the vendor: ebx, edx, ecx spell it ("Genu" "ineI" "ntel"). */
+static int vendor_is(const unsigned r[4], unsigned b, unsigned d, unsigned c)
+{
+    return r[1] == b && r[3] == d && r[2] == c;
+}
+#define VENDOR_AMD 0x68747541u, 0x69746e65u, 0x444d4163u   /* AuthenticAMD */
+#define VENDOR_INTEL 0x756e6547u, 0x49656e69u, 0x6c65746eu /* GenuineIntel */
+
 /* AMD family 19h (Zen 3, Zen 4) streams rows faster on its hardware
    prefetchers alone: on Zen 4 from DRAM, one thread, float32 rows of 1000
    to 4096 and 1-D at every level 1.03-1.35x without the row scans' own
@@ -102,14 +110,6 @@ int argext_cpu_has(argext_isa isa)
    0.99x / 1.08x / 1.17x; in its L3 (64 MiB) the asks are worth up to 2x,
    and many rows from DRAM measured mixed without them (BENCHMARKS.md), so
    they keep them. */
-/* Whether cpuid names the vendor: ebx, edx, ecx spell it ("Genu" "ineI" "ntel"). */
-static int vendor_is(const unsigned r[4], unsigned b, unsigned d, unsigned c)
-{
-    return r[1] == b && r[3] == d && r[2] == c;
-}
-#define VENDOR_AMD 0x68747541u, 0x69746e65u, 0x444d4163u   /* AuthenticAMD */
-#define VENDOR_INTEL 0x756e6547u, 0x49656e69u, 0x6c65746eu /* GenuineIntel */
-
 int argext_cpu_row_prefetch(void)
 {
     unsigned r[4];
