@@ -220,6 +220,37 @@ def test_column_folds_of_few_rows_in_registers(isa, dtype):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
+def test_column_folds_streaming_their_indices(isa, dtype):
+    """Folds of up to 16 rows into 1 MiB of int64 indices or more write them
+    by non-temporal stores, their blocks starting where the output falls on
+    a line: the output at each of a line's eight 8-byte offsets (NumPy's
+    `out=`), each column's extreme planted in its first, last or a middle
+    row with ties and NaN, 17 rows (no streaming) beside them, and a call
+    of 12 MiB split over two threads, each part aligning its own output."""
+    rng = np.random.default_rng(43)
+    cols = (1 << 17) + 37
+    for rows in (2, 7, 16, 17):
+        x = sample(rng, dtype, (rows, cols), spread=3)
+        where = np.choose(rng.integers(0, 3, cols), [0, rows - 1, rows // 2])
+        x[where, np.arange(cols)] = 5
+        check_all(x, 0)
+        want = arg_reference(x, axis=0, keepdims=0, op="max")
+        buf = np.empty(cols + 8, np.int64)
+        for off in range(8):
+            out = buf[off:off + cols]
+            assert argext.numpy.argmax(x, axis=0, out=out) is out
+            assert np.array_equal(out, want), (rows, off)
+    rows = 3
+    x = sample(rng, dtype, (rows, (12 << 20) // (rows * dtype.itemsize) + 101), spread=3)
+    previous = argext.get_num_threads()
+    argext.set_num_threads(2)
+    try:
+        check_all(x, 0)
+    finally:
+        argext.set_num_threads(previous)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_dtype_id)
 def test_column_folds_of_narrow_blocks_in_tiles(isa, dtype):
     """Columns of 64 to 250 bytes (one to eight vectors) over more than 16
     rows fold in tiles of rows kept in registers: int8's of 128 rows (the

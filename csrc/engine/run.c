@@ -28,6 +28,12 @@
 #define COL_BLOCK_BYTES_FEW_ROWS ARGEXT_FOLD_ROW_BYTES
 #define COL_BLOCK_BYTES 16384
 #define FEW_ROWS 1024
+/* Folds whose int64 indices (written in order, each once) fill this many
+   bytes or more let the kernel write them by non-temporal stores (the
+   kernel's `stream`), as dense short rows do from 1 MiB of indices: they
+   leave the cache to the input. Their blocks start where the output falls
+   on a line. */
+#define STREAM_OUT_BYTES (1 << 20)
 /* Rows per many-rows kernel call (at most ARGEXT_FOLD_COLS, the scratch's
    indices): their indices stay in L1. */
 #define ROWS_BATCH 4096
@@ -119,7 +125,7 @@ static int64_t fold_row(const argext_plan *p, const char *q, int64_t e0, int64_t
    1.5x; int8 (8192, 4096) last 1.8-2.2x, first (the last in address order,
    whose ties the kernel's row pairs absorb) at its forward view's time. */
 static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f0, int init,
-                      int64_t *idx, argext_engine_scratch *s)
+                      int stream, int64_t *idx, argext_engine_scratch *s)
 {
     const int64_t n = p->axis.n;
     int64_t rs = p->axis.in_stride, weight = p->axis.out_step;
@@ -132,12 +138,13 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
         last = !last;
     }
     if (!p->swapped) {
-        p->cols(q, n, rs, weight, bn, p->inner.in_stride, f0, last, init, s->keys, idx, s->row_of);
+        p->cols(q, n, rs, weight, bn, p->inner.in_stride, f0, last, init, stream, s->keys, idx,
+                s->row_of);
         return;
     }
     /* byte-swapped: read in place where the kernel can, else through scratch */
-    if (p->cols_swapped(q, n, rs, weight, bn, p->inner.in_stride, f0, last, init, s->keys, idx,
-                        s->row_of))
+    if (p->cols_swapped(q, n, rs, weight, bn, p->inner.in_stride, f0, last, init, stream, s->keys,
+                        idx, s->row_of))
         return;
     int64_t row_bytes = bn * (int64_t)p->itemsize, chunk = ARGEXT_SWAP_BYTES / row_bytes;
     chunk = chunk > 0 ? chunk : 1;
@@ -145,7 +152,8 @@ static void fold_cols(const argext_plan *p, const char *q, int64_t bn, int64_t f
         int64_t m = min64(chunk, n - r0);
         p->swap(s->swap, q + r0 * rs, m, rs, bn, p->inner.in_stride, (int)p->itemsize, m * rs);
         p->cols((const char *)s->swap, m, row_bytes, weight, bn, (int64_t)p->itemsize,
-                f0 + r0 * weight, last, init && r0 == 0, s->keys, idx, s->row_of);
+                f0 + r0 * weight, last, init && r0 == 0, stream && m == n, s->keys, idx,
+                s->row_of);
     }
 }
 
@@ -174,7 +182,15 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
         rows = rows > FEW_ROWS ? rows : rows * p->reduced[d].n;
     const int64_t block_bytes = rows > FEW_ROWS ? COL_BLOCK_BYTES : COL_BLOCK_BYTES_FEW_ROWS;
     const int64_t block = min64(ARGEXT_FOLD_COLS, block_bytes / (int64_t)p->itemsize);
-    int64_t bn = first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
+    /* one fold call per block (no other reduced dimension, no hook reading
+       the indices back) into a large int64 output in order */
+    char *o0 = pout + j0 * inner->out_step;
+    const int stream = p->out_dtype == ARGEXT_INT64 &&
+                       inner->out_step == (int64_t)sizeof(int64_t) && (uintptr_t)o0 % 8 == 0 &&
+                       p->nr == 0 && !p->written &&
+                       p->positions >= STREAM_OUT_BYTES / (int64_t)sizeof(int64_t);
+    int64_t bn = stream ? block - (int64_t)((uintptr_t)o0 % 64) / 8
+                        : first_block(p, pin + j0 * inner->in_stride, block, j1 - j0);
     for (int64_t jb = j0; jb < j1; jb += bn, bn = block) {
         bn = min64(bn, j1 - jb);
         const char *q = pin + jb * inner->in_stride;
@@ -186,7 +202,8 @@ static void run_columns(const argext_plan *p, const char *pin, char *pout, int64
         argext_iter outer;
         argext_iter_seek(&outer, p->nr, p->reduced, 0);
         do {
-            fold_cols(p, q + outer.in, bn, outer.out + (direct ? p->flat0 : 0), init, idx, s);
+            fold_cols(p, q + outer.in, bn, outer.out + (direct ? p->flat0 : 0), init,
+                      stream && direct, idx, s);
             init = 0;
         } while (argext_iter_next(&outer));
         if (!direct)

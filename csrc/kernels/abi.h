@@ -30,12 +30,14 @@ typedef int64_t (*argext_row_kernel)(const char *p, int64_t n, int64_t stride, i
  * Column kernel: bn columns (byte stride cs) folded over `rows` rows (byte
  * stride rs) starting at p. Row r has flat index f0 + r * weight. best[j] holds
  * column j's key (key type, itemsize bytes each) and idx[j] its flat index;
- * init == 1 makes row 0 their starting value. row_of: bn bytes the kernel
- * may use as work.
+ * init == 1 makes row 0 their starting value. stream == 1: idx is not read
+ * again soon (a large output, each index written once): indices the kernel
+ * writes once may go by non-temporal stores (fenced before it returns).
+ * row_of: bn bytes the kernel may use as work.
  */
 typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
                                    int64_t bn, int64_t cs, int64_t f0, int last, int init,
-                                   void *best, int64_t *idx, int8_t *row_of);
+                                   int stream, void *best, int64_t *idx, int8_t *row_of);
 
 /*
  * The column kernel for input of the opposite byte order, read in place:
@@ -44,7 +46,7 @@ typedef void (*argext_cols_kernel)(const char *p, int64_t rows, int64_t rs, int6
  */
 typedef int (*argext_cols_swapped_kernel)(const char *p, int64_t rows, int64_t rs, int64_t weight,
                                           int64_t bn, int64_t cs, int64_t f0, int last, int init,
-                                          void *best, int64_t *idx, int8_t *row_of);
+                                          int stream, void *best, int64_t *idx, int8_t *row_of);
 
 /*
  * Many-rows kernel: `count` independent whole rows (row k starts at

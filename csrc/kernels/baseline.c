@@ -103,11 +103,11 @@
 
 #define DEFINE_COLS(FN, ET, KT, KEY)                                                      \
     static void FN(const char *p, int64_t rows, int64_t rs, int64_t weight, int64_t bn,        \
-                   int64_t cs, int64_t f0, int last, int init, void *bestp, int64_t *idx, \
-                   int8_t *row_of)                                                        \
+                   int64_t cs, int64_t f0, int last, int init, int stream, void *bestp,   \
+                   int64_t *idx, int8_t *row_of)                                          \
     {                                                                                     \
         char *best = (char *)bestp;                                                       \
-        (void)row_of;                                                                     \
+        (void)row_of, (void)stream; /* plain stores: the compiler's */                    \
         int64_t r = 0;                                                                    \
         if (init) {                                                                       \
             for (int64_t j = 0; j < bn; j++) {                                            \
@@ -213,9 +213,10 @@ ARGEXT_DTYPES(DEFINE_DTYPE)
 /* No column kernel reads byte-swapped input in place here. */
 static int argext_cols_swapped_none_baseline(const char *p, int64_t rows, int64_t rs, int64_t weight,
                                              int64_t bn, int64_t cs, int64_t f0, int last, int init,
-                                             void *best, int64_t *idx, int8_t *row_of)
+                                             int stream, void *best, int64_t *idx, int8_t *row_of)
 {
     (void)p, (void)rows, (void)rs, (void)weight, (void)bn, (void)cs, (void)f0, (void)last, (void)init;
+    (void)stream;
     (void)best, (void)idx, (void)row_of;
     return 0;
 }

@@ -35,11 +35,11 @@
     }                                                                                              \
     static void KERNEL(OPNAME, cols, NAME)(const char *p, int64_t rows, int64_t rs, int64_t weight, \
                                            int64_t bn, int64_t cs, int64_t f0, int last, int init, \
-                                           void *best, int64_t *idx, int8_t *row_of)               \
+                                           int stream, void *best, int64_t *idx, int8_t *row_of)   \
     {                                                                                              \
         if (LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs)) {                            \
-            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
-                                   row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);            \
+            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, stream, (char *)best,  \
+                                   idx, row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 0);       \
             return;                                                                                \
         }                                                                                          \
         int64_t done = 0; /* narrow blocks' whole units, then the rows left by the baseline */     \
@@ -48,18 +48,18 @@
                                             ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF);              \
         if (done < rows)                                                                           \
             BASELINE_OF(cols, OP, ENUM)(p + done * rs, rows - done, rs, weight, bn, cs,            \
-                                        f0 + done * weight, last, init && !done, best, idx,        \
+                                        f0 + done * weight, last, init && !done, 0, best, idx,     \
                                         row_of);                                                   \
     }                                                                                              \
     static int KERNEL(OPNAME, cols_swapped, NAME)(const char *p, int64_t rows, int64_t rs,         \
                                                   int64_t weight, int64_t bn, int64_t cs,          \
-                                                  int64_t f0, int last, int init, void *best,      \
-                                                  int64_t *idx, int8_t *row_of)                    \
+                                                  int64_t f0, int last, int init, int stream,      \
+                                                  void *best, int64_t *idx, int8_t *row_of)        \
     {                                                                                              \
         int vectorised = LANE_OF(LN, cols_vectorised)(ARGEXT_KIND_##KIND, bn, cs);                 \
         if (vectorised)                                                                            \
-            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, (char *)best, idx,     \
-                                   row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1);            \
+            LANE_OF(LN, cols_fold)(p, rows, rs, weight, bn, f0, last, init, stream, (char *)best,  \
+                                   idx, row_of, ARGEXT_OP_##OP, ARGEXT_KIND_##KIND, INF, 1);       \
         return vectorised;                                                                         \
     }                                                                                              \
     static void KERNEL(OPNAME, rows, NAME)(const char *p, int64_t count, int64_t ps, int64_t n,    \
