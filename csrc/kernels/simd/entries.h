@@ -116,7 +116,8 @@ VINLINE void L(rows_entry)(const char *p, int64_t count, int64_t ps, int64_t n, 
         return;
     }
     const int native = L(native_blocks)(kind, n);
-    const int ahead = count == 1 ? scan_ahead_row(n * W, kind) : scan_ahead(count * n * W, kind);
+    const int ahead = (count == 1 ? scan_ahead_row(n * W, kind) : scan_ahead(count * n * W, kind)) &&
+                      !scan_plain_rows(count, n * W, kind, W);
     for (int64_t k = 0; k < count; k++) {
         int64_t best;
         idx[k] = L(row_scan)(p + k * ps, n, last, 1, &best, op, kind, inf, native, 0, ahead);
