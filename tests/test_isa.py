@@ -225,7 +225,8 @@ def test_column_folds_streaming_their_indices(isa, dtype):
     by non-temporal stores, their blocks starting where the output falls on
     a line: the output at each of a line's eight 8-byte offsets (NumPy's
     `out=`), each column's extreme planted in its first, last or a middle
-    row with ties and NaN, 17 rows (no streaming) beside them, and a call
+    row with ties and NaN, reversed and byte-swapped views, 17 rows (the
+    row pairs' single chunk), and a call
     of 12 MiB split over two threads, each part aligning its own output."""
     rng = np.random.default_rng(43)
     cols = (1 << 17) + 37
@@ -234,6 +235,9 @@ def test_column_folds_streaming_their_indices(isa, dtype):
         where = np.choose(rng.integers(0, 3, cols), [0, rows - 1, rows // 2])
         x[where, np.arange(cols)] = 5
         check_all(x, 0)
+        check_all(x[::-1], 0)  # folded from the far end, rows numbered down
+        if dtype != BFLOAT16:  # read in place, or swapped through scratch
+            check_all(x.astype(dtype.newbyteorder()), 0)
         want = arg_reference(x, axis=0, keepdims=0, op="max")
         buf = np.empty(cols + 8, np.int64)
         for off in range(8):
