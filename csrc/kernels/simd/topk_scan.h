@@ -740,7 +740,10 @@ VINLINE int L(topk_gathers)(const argext_topk_set *set, int64_t n)
    rows whose vectors hold 3k lanes or more (topk_prime_lanes primes them
    in one cheap pass from their lane maxima) unless their keys cost seven
    instructions a vector (float16, bfloat16) or their lanes are four bytes
-   wide in 64-byte vectors (avx512, k up to 5), and they have 2k blocks. At
+   wide in 64-byte vectors (avx512, k up to 5), and they have 2k blocks (k
+   blocks for those four-byte lanes: Intel Xeon, float32 rows of 1000, 7
+   blocks, k = 5 1.22x the lane maxima's speed, (4096, 1000) 1.17x, int32
+   1.01x; float16 and bfloat16 at avx2 with k blocks 1.11x and 0.80x). At
    avx2 on Zen 3, rows of 1000 float32 k = 3, 5, 8 and float64 k = 5 took
    0.7-0.8x the time; int8 and bfloat16 rows of 1000, k = 5 (lane maxima,
    few blocks) 1.2-1.3x, bfloat16 rows of 4000 0.65x. At avx512 on Zen 4,
@@ -756,8 +759,9 @@ VINLINE int L(topk_prime_blocks)(const char *p, int64_t n, argext_topk_set *set,
     const int64_t nb = (n - i) / block;
     const int by_blocks = (kind == ARGEXT_KIND_FLOAT && W == 2) || (V_BYTES == 64 && W == 4);
     const int lane_maxima = lanes >= 3 * k;
+    const int64_t fewest = V_BYTES == 64 && W == 4 ? k : 2 * k; /* blocks, with lane maxima */
     if (k > TOPK_KTH_IN_REGISTERS || !L(topk_gathers)(set, n) || n * W > TOPK_L1_ROW ||
-        nb < 2 * segs || nb < k || (lane_maxima && (!by_blocks || nb < 2 * k)))
+        nb < 2 * segs || nb < k || (lane_maxima && (!by_blocks || nb < fewest)))
         return 0;
     char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
     const int ahead = scan_ahead(set->span, kind);
