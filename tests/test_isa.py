@@ -754,3 +754,52 @@ for isa in argext.supported_isas():
 print(bad)
 """
     assert _run(code, None, ARGEXT_DENSE_ROWS=dense) == "[]"
+
+
+@pytest.mark.parametrize("tiles", ["0", "1"])
+def test_fold_tiles_override(tiles):
+    """ARGEXT_FOLD_TILES forces how many rows a column fold takes in one tile
+    of registers: 16, or up to 24 (Intel's; 16-bit floats at avx512 keep 16)
+    (the CPU picks one; the tests would otherwise run only that one): folds
+    of 16 to 25 rows at every level, first and last occurrence, each
+    column's extreme in its first, last or a middle row with ties and NaN,
+    into indices that stream (1 MiB or more) and that do not, over axis 0
+    of a contiguous and a reversed view and over the middle axis, against
+    NumPy."""
+    code = """
+import numpy as np, argext
+try:
+    from ml_dtypes import bfloat16
+except ImportError:
+    bfloat16 = None
+rng = np.random.default_rng(29)
+dtypes = [np.float32, np.float16, np.float64, np.int8, np.int16, np.uint64]
+dtypes += [bfloat16] if bfloat16 is not None else []
+bad = []
+for dtype in dtypes:
+    for rows in (16, 17, 21, 24, 25):
+        for cols in ((1 << 17) + 37, 1003):
+            x = rng.integers(0, 3, size=(rows, cols)).astype(dtype)
+            x[np.choose(rng.integers(0, 3, cols), [0, rows - 1, rows // 2]), np.arange(cols)] = 5
+            x[rng.integers(0, rows, cols // 50), rng.integers(0, cols, cols // 50)] = 5  # ties
+            if np.dtype(dtype).kind == "f" or dtype is bfloat16:
+                x[rng.choice([0, 15, min(16, rows - 1), rows - 1], 20), rng.integers(0, cols, 20)] = np.nan
+            ref = x.astype(np.float64) if x.dtype.itemsize == 2 and x.dtype.kind != "i" else x
+            views = [(x, ref), (x[::-1], ref[::-1])]
+            if cols < 2000:
+                views.append((x.reshape(1, rows, cols), ref.reshape(1, rows, cols)))
+            for v, r in views:
+                axis = v.ndim - 2
+                want = {("max", 0): np.argmax(r, axis=axis), ("min", 0): np.argmin(r, axis=axis),
+                        ("max", 1): rows - 1 - np.argmax(np.flip(r, axis), axis=axis),
+                        ("min", 1): rows - 1 - np.argmin(np.flip(r, axis), axis=axis)}
+                for isa in argext.supported_isas():
+                    argext.set_isa(isa)
+                    for (op, last), w in want.items():
+                        fn = argext.argmax if op == "max" else argext.argmin
+                        got = fn(v, axis=axis, keepdims=0, select_last_index=last)
+                        if not np.array_equal(got, w):
+                            bad.append((isa, str(x.dtype), rows, cols, v.ndim, op, last))
+print(bad)
+"""
+    assert _run(code, None, ARGEXT_FOLD_TILES=tiles) == "[]"

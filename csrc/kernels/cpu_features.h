@@ -17,4 +17,8 @@ int argext_cpu_row_prefetch(void);
    for argext_dense_rows. */
 int argext_cpu_dense_rows(void);
 
+/* How tall this CPU's column fold tiles are: one of kernels/platform.h's
+   modes for argext_fold_tiles. */
+int argext_cpu_fold_tiles(void);
+
 #endif /* ARGEXT_CPU_FEATURES_H */

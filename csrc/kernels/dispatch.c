@@ -6,7 +6,8 @@
  * variable ARGEXT_ISA (a name of isa_list.h) when it is supported here; an
  * unknown or unsupported value is ignored. argext_set_isa changes it later.
  * With the level, the CPU's choices of how the row scans prefetch and how
- * dense short rows go (ARGEXT_ROW_PREFETCH and ARGEXT_DENSE_ROWS, else the
+ * dense short rows go and how tall column folds' tiles are
+ * (ARGEXT_ROW_PREFETCH, ARGEXT_DENSE_ROWS, ARGEXT_FOLD_TILES, else the
  * CPU's own).
  * The choice is a single int read and written atomically (relaxed: it
  * guards no other data); every racing first use computes it identically,
@@ -66,6 +67,7 @@ argext_isa argext_isa_best(void)
 
 int argext_row_prefetch = ARGEXT_ROW_PREFETCH_ON;
 int argext_dense_rows = ARGEXT_DENSE_ROWS_STREAMED;
+int argext_fold_tiles = ARGEXT_FOLD_TILES_SHORT;
 
 /* A CPU choice: the environment variable `name` when it is one digit from 0
    to `most` (platform.h's modes, to measure them on a CPU), else the CPU's
@@ -82,6 +84,7 @@ static void store_choices(void)
 {
     store_choice(&argext_row_prefetch, choice("ARGEXT_ROW_PREFETCH", 3, argext_cpu_row_prefetch()));
     store_choice(&argext_dense_rows, choice("ARGEXT_DENSE_ROWS", 1, argext_cpu_dense_rows()));
+    store_choice(&argext_fold_tiles, choice("ARGEXT_FOLD_TILES", 1, argext_cpu_fold_tiles()));
 }
 
 static argext_isa chosen(void)

@@ -162,6 +162,14 @@ extern int argext_row_prefetch;
 #define ARGEXT_DENSE_ROWS_LINES_PLAIN 1
 extern int argext_dense_rows;
 
+/* How tall a column fold's tile of rows in registers may be (cols_fold.h):
+   ARGEXT_FOLD_TILES_SHORT: TILE_ROWS rows; ARGEXT_FOLD_TILES_TALL: up to
+   TALL_TILE_ROWS, but for 16-bit floats at 64-byte vectors. Set and read
+   as argext_row_prefetch. */
+#define ARGEXT_FOLD_TILES_SHORT 0
+#define ARGEXT_FOLD_TILES_TALL 1
+extern int argext_fold_tiles;
+
 #if defined(_MSC_VER) && !defined(__clang__)
 VINLINE int argext_cpu_choice(const int *c) { return *(const volatile int *)c; }
 #else
@@ -174,6 +182,7 @@ VINLINE int argext_row_prefetch_on(void)
     return mode == ARGEXT_ROW_PREFETCH_ON || mode == ARGEXT_ROW_PREFETCH_IN_CACHE;
 }
 VINLINE int argext_dense_rows_mode(void) { return argext_cpu_choice(&argext_dense_rows); }
+VINLINE int argext_fold_tiles_mode(void) { return argext_cpu_choice(&argext_fold_tiles); }
 
 /* Nonzero when float compares read denormal inputs as zero (x86 MXCSR.DAZ,
    AArch64 FPCR.FZ or FPCR.FIZ), so that the SIMD kernels' float compares

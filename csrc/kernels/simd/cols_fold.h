@@ -1,7 +1,8 @@
 /*
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
  * bn >= V_BYTES / W contiguous columns folded over `rows` rows. Up to
- * TILE_ROWS rows are taken together in registers (cols_tile), and so are
+ * TILE_ROWS rows (or TALL_TILE_ROWS: fold_tile_rows) are taken together in
+ * registers (cols_tile), and so are
  * narrow blocks' (cols_narrow_vecs) in tiles of more rows. Otherwise, with
  * masked stores the first CHUNKED_ROWS rows (or all: ISA_FOLD_ALL_PAIRS) go
  * two at a time and branch-free: one load and store of the best keys per
@@ -221,11 +222,11 @@ VINLINE void L(cols_row_index)(const char *p, int64_t r, int64_t rs, int64_t fw,
 }
 
 /* The rows' lines TILE_PREFETCH bytes on asked for, from TILE_PREFETCH_ROWS
-   to TILE_ROWS rows (past the rows' end: the address formed as an
-   integer); a narrow block's taller tiles read on down their rows. */
-VINLINE void L(tile_prefetch)(const char *q, int64_t nt, int64_t rs)
+   to `most` rows (past the rows' end: the address formed as an integer);
+   a narrow block's taller tiles read on down their rows. */
+VINLINE void L(tile_prefetch)(const char *q, int64_t nt, int64_t rs, int64_t most)
 {
-    if (nt >= TILE_PREFETCH_ROWS && nt <= TILE_ROWS)
+    if (nt >= TILE_PREFETCH_ROWS && nt <= most)
         for (int64_t t = 0; t < nt; t++)
             argext_prefetch((const char *)((uintptr_t)q + (uintptr_t)(t * rs + TILE_PREFETCH)));
 }
@@ -277,11 +278,13 @@ VINLINE int F(tile_reduce_floats)(const char *q, int64_t nt, int64_t rs, int64_t
 /* The best keys kb and their rows ri (as lanes) of g vectors of columns
    from q over nt rows, in registers; with `ahead`, each row's line that
    many bytes on asked for (a narrow block's next line of columns, or from
-   its last line the next tile's first). */
-VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int64_t ahead, int g, vec *kb,
-                            vec *ri, int last, int op, int kind, int64_t inf, int sw)
+   its last line the next tile's first); tiles of up to `most` rows ask
+   for their lines TILE_PREFETCH bytes on (tile_prefetch). */
+VINLINE void L(tile_reduce)(const char *q, int64_t nt, int64_t rs, int64_t ahead, int64_t most,
+                            int g, vec *kb, vec *ri, int last, int op, int kind, int64_t inf,
+                            int sw)
 {
-    L(tile_prefetch)(q, nt, rs);
+    L(tile_prefetch)(q, nt, rs, most);
 #ifdef FLANE
     if (kind == ARGEXT_KIND_FLOAT &&
         F(tile_reduce_floats)(q, nt, rs, ahead, g, kb, ri, last, op, kind, inf, sw))
@@ -356,17 +359,18 @@ VINLINE void L(tile_merge)(int64_t jj, vec kb, vec ri, int64_t f0, int64_t fw, c
    to a narrow block's next tile of rows; 0: none), each row's line of the
    next line of columns is asked for as the rows go down, and the last
    line's pass asks for the next tile's first: a tall tile's passes down
-   its rows leave the hardware prefetchers no stream to follow. */
-VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t next_tile, int64_t fw,
-                          int64_t bn, int64_t f0, char *best, int64_t *idx, vec flip, int last,
-                          int init, int stream, int op, int kind, int64_t inf, int sw)
+   its rows leave the hardware prefetchers no stream to follow. Tiles of up
+   to `most` rows ask TILE_PREFETCH bytes on (tile_prefetch). */
+VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t next_tile, int64_t most,
+                          int64_t fw, int64_t bn, int64_t f0, char *best, int64_t *idx, vec flip,
+                          int last, int init, int stream, int op, int kind, int64_t inf, int sw)
 {
     enum { LANES = V_BYTES / W, G = TILE_VECS };
     vec kb[G], ri[G];
     int64_t j = 0;
     for (; j + G * LANES <= bn; j += G * LANES) {
         const int64_t ahead = !next_tile ? 0 : j + 2 * G * LANES <= bn ? G * V_BYTES : next_tile - j * W;
-        L(tile_reduce)(p + j * W, rows, rs, ahead, G, kb, ri, last, op, kind, inf, sw);
+        L(tile_reduce)(p + j * W, rows, rs, ahead, most, G, kb, ri, last, op, kind, inf, sw);
         ARGEXT_UNROLL
         for (int u = 0; u < G; u++)
             L(tile_merge)(j + u * LANES, kb[u], ri[u], f0, fw, best, idx, flip, last, init,
@@ -374,8 +378,8 @@ VINLINE void L(cols_tile)(const char *p, int64_t rows, int64_t rs, int64_t next_
     }
     for (; j < bn; j += LANES) { /* the last may overlap the one before: idempotent */
         const int64_t jj = L(cols_vector)(j, bn);
-        L(tile_reduce)(p + jj * W, rows, rs, next_tile ? next_tile - jj * W : 0, 1, kb, ri, last, op,
-                       kind, inf, sw);
+        L(tile_reduce)(p + jj * W, rows, rs, next_tile ? next_tile - jj * W : 0, most, 1, kb, ri,
+                       last, op, kind, inf, sw);
         L(tile_merge)(jj, kb[0], ri[0], f0, fw, best, idx, flip, last, init, 0);
     }
 }
@@ -408,27 +412,42 @@ VINLINE int64_t L(cols_narrow_vecs)(int64_t rows, int64_t bn, int last)
    64) 0.84x, last occurrence 0.85x; float32 (12288, 96) 1.18x). */
 #define COLS_TILE_AHEAD_BYTES (4 << 20)
 
+/* The most rows a fold takes in one tile: TILE_ROWS, or where this CPU's
+   tiles are tall (platform.h's argext_fold_tiles) TALL_TILE_ROWS, but for
+   16-bit floats at 64-byte vectors, whose keys (two operations more than
+   integers' per vector) cost more in a tall tile than the pairs (Intel
+   Xeon, float16 / bfloat16 (4, 21, 512, 512) in L3 0.90x). */
+VINLINE int64_t L(fold_tile_rows)(int kind)
+{
+    const int keyed16 = V_BYTES == 64 && W == 2 && kind == ARGEXT_KIND_FLOAT;
+    return argext_fold_tiles_mode() == ARGEXT_FOLD_TILES_TALL && !keyed16 ? TALL_TILE_ROWS
+                                                                           : TILE_ROWS;
+}
+
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start;
    stream as the column kernel (abi.h) takes it, from 32-byte vectors on:
-   a fold of up to TILE_ROWS rows, or of up to ROW_CHUNK rows by pairs,
-   writes each index once. Intel Xeon, float32 over axis 0, against plain
-   stores: avx512 (8, 33554432) from DRAM 1.25x, (2, 134217728) 1.75x,
-   (16, 16777216) 1.14x, (8, 2097152) in L3 1.37x; avx2 (8, 33554432)
-   1.20x; sse4.2's 16-byte stores lost (float16 0.77x). */
+   a fold of up to TILE_ROWS rows (fold_tile_rows: more on Intel), or of
+   up to ROW_CHUNK rows by pairs, writes each index once. Intel Xeon,
+   float32 over axis 0, against plain stores: avx512 (8, 33554432) from
+   DRAM 1.25x, (2, 134217728) 1.75x, (16, 16777216) 1.14x, (8, 2097152) in
+   L3 1.37x; avx2 (8, 33554432) 1.20x; sse4.2's 16-byte stores lost
+   (float16 0.77x). */
 VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, int64_t bn,
                           int64_t f0, int last, int init, int stream, char *best, int64_t *idx,
                           int8_t *row_of, int op, int kind, int64_t inf, int sw)
 {
     const vec flip = L(v_set1)(kind == ARGEXT_KIND_UNSIGNED ? SMIN(W) : 0);
     stream = stream && init && V_BYTES >= 32;
-    if (rows <= TILE_ROWS) {
-        L(cols_tile)(p, rows, rs, 0, fw, bn, f0, best, idx, flip, last, init, stream, op, kind,
-                     inf, sw);
+    const int narrow = bn * W < L(cols_narrow_vecs)(rows, bn, last) * V_BYTES;
+    const int64_t tile_rows = narrow ? TILE_ROWS : L(fold_tile_rows)(kind);
+    if (rows <= tile_rows) {
+        L(cols_tile)(p, rows, rs, 0, tile_rows, fw, bn, f0, best, idx, flip, last, init, stream, op,
+                     kind, inf, sw);
         if (stream)
             v_stream_fence();
         return;
     }
-    if (bn * W < L(cols_narrow_vecs)(rows, bn, last) * V_BYTES) {
+    if (narrow) {
         /* narrow blocks: tiles of rows in registers, their rows numbered in
            lanes (int8: 128 rows), NARROW_TILE_BYTES at most */
         const int64_t fit = NARROW_TILE_BYTES / (bn * W), most = W == 1 ? 128 : 32768;
@@ -436,8 +455,8 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
         const int64_t next_tile =
             V_BYTES == 32 && rows * bn * W > COLS_TILE_AHEAD_BYTES ? tile * rs : 0;
         for (int64_t t0 = 0; t0 < rows; t0 += tile, init = 0)
-            L(cols_tile)(p + t0 * rs, rows - t0 < tile ? rows - t0 : tile, rs, next_tile, fw, bn,
-                         f0 + t0 * fw, best, idx, flip, last, init, 0, op, kind, inf, sw);
+            L(cols_tile)(p + t0 * rs, rows - t0 < tile ? rows - t0 : tile, rs, next_tile, TILE_ROWS,
+                         fw, bn, f0 + t0 * fw, best, idx, flip, last, init, 0, op, kind, inf, sw);
         return;
     }
     int64_t r = 0;

@@ -50,6 +50,9 @@
    TILE_PREFETCH_ROWS rows on, each row's line TILE_PREFETCH bytes ahead is
    asked for (16 rows 1.0 -> 1.4-1.6x; fewer measured no gain). */
 #define TILE_ROWS 16
+/* Rows a fold's tile may take where tiles are tall (ARGEXT_FOLD_TILES_TALL:
+   cpu_features.c's argext_cpu_fold_tiles). */
+#define TALL_TILE_ROWS 24
 /* Bytes of a narrow block's rows (under 8 vectors) a tile of more rows
    takes: its vectors' second pass finds them in L1. */
 #define NARROW_TILE_BYTES 16384
