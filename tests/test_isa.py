@@ -759,9 +759,10 @@ print(bad)
 @pytest.mark.parametrize("tiles", ["0", "1"])
 def test_fold_tiles_override(tiles):
     """ARGEXT_FOLD_TILES forces how many rows a column fold takes in one tile
-    of registers: 16, or up to 24 (Intel's; 16-bit floats at avx512 keep 16)
-    (the CPU picks one; the tests would otherwise run only that one): folds
-    of 16 to 25 rows at every level, first and last occurrence, each
+    of registers: 16, or up to 24 (Intel's; 16-bit floats at avx512 keep 16;
+    taller folds of one- and two-byte integers at avx512 four rows at a time) (the CPU
+    picks one; the tests would otherwise run only that one): folds of 16 to
+    31 rows at every level, first and last occurrence, each
     column's extreme in its first, last or a middle row with ties and NaN,
     into indices that stream (1 MiB or more) and that do not, over axis 0
     of a contiguous and a reversed view and over the middle axis, against
@@ -773,11 +774,11 @@ try:
 except ImportError:
     bfloat16 = None
 rng = np.random.default_rng(29)
-dtypes = [np.float32, np.float16, np.float64, np.int8, np.int16, np.uint64]
+dtypes = [np.float32, np.float16, np.float64, np.int8, np.int16, np.uint8, np.uint64]
 dtypes += [bfloat16] if bfloat16 is not None else []
 bad = []
 for dtype in dtypes:
-    for rows in (16, 17, 21, 24, 25):
+    for rows in (16, 17, 21, 24, 25, 31):
         for cols in ((1 << 17) + 37, 1003):
             x = rng.integers(0, 3, size=(rows, cols)).astype(dtype)
             x[np.choose(rng.integers(0, 3, cols), [0, rows - 1, rows // 2]), np.arange(cols)] = 5

@@ -164,7 +164,9 @@ extern int argext_dense_rows;
 
 /* How tall a column fold's tile of rows in registers may be (cols_fold.h):
    ARGEXT_FOLD_TILES_SHORT: TILE_ROWS rows; ARGEXT_FOLD_TILES_TALL: up to
-   TALL_TILE_ROWS, but for 16-bit floats at 64-byte vectors. Set and read
+   TALL_TILE_ROWS, but for 16-bit floats at 64-byte vectors, and taller
+   folds of one- and two-byte integers at 64-byte vectors four rows at a
+   time. Set and read
    as argext_row_prefetch. */
 #define ARGEXT_FOLD_TILES_SHORT 0
 #define ARGEXT_FOLD_TILES_TALL 1

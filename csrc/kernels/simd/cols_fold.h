@@ -5,7 +5,8 @@
  * registers (cols_tile), and so are
  * narrow blocks' (cols_narrow_vecs) in tiles of more rows. Otherwise, with
  * masked stores the first CHUNKED_ROWS rows (or all: ISA_FOLD_ALL_PAIRS) go
- * two at a time and branch-free: one load and store of the best keys per
+ * two at a time and branch-free (avx512's one- and two-byte integer lanes
+ * four at a time where tiles are tall): one load and store of the best keys per
  * two input vectors keeps the loop short enough for the core to have many
  * lines in flight (few long rows: segmentation maps), and improving columns
  * note their row in a byte (row_of, the caller's bn bytes), flushed to
@@ -53,6 +54,27 @@ VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, 
     *u0 = last ? L(v_gem)(k0, b) : L(v_gtm)(k0, b);
     vec b1 = L(v_max)(k0, b);
     *u1 = last ? L(v_gem)(k1, b1) : L(v_gtm)(k1, b1);
+    v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
+}
+
+/* cols_pair over the four rows q + t * rs: one load and store of the
+   best keys per four input vectors; u[t] the lanes row t improves, the
+   rows on pf[t] asked for. */
+VINLINE void L(cols_quad)(const char *q, int64_t jj, int64_t rs, const uintptr_t *pf, char *best,
+                          vmask *u, vec flip, int last, int op, int kind, int64_t inf, int sw)
+{
+    for (int t = 0; t < 4; t++)
+        argext_prefetch((const char *)(pf[t] + (uintptr_t)(jj * W)));
+    vec k[4];
+    for (int t = 0; t < 4; t++)
+        k[t] = L(keys_at)(q + t * rs + jj * W, op, kind, inf, sw);
+    vec b = v_xor(v_load(best + jj * W), flip);
+    const vec m = L(v_max)(L(v_max)(k[0], k[1]), L(v_max)(k[2], k[3]));
+    for (int t = 0; t < 4; t++) {
+        u[t] = last ? L(v_gem)(k[t], b) : L(v_gtm)(k[t], b);
+        if (t < 3)
+            b = L(v_max)(k[t], b);
+    }
     v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
 }
 
@@ -128,6 +150,23 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
     }
 }
 
+/* Rows r to r + 3 of a chunk from row c0 (cols_pair_bytes), keys only. */
+VINLINE void L(cols_quad_bytes)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t bn,
+                                int64_t c0, char *best, int8_t *row_of, vec flip, int last, int op,
+                                int kind, int64_t inf, int sw)
+{
+    uintptr_t pf[4];
+    for (int t = 0; t < 4; t++)
+        pf[t] = L(cols_ahead)(p, r + 4 + t, rows, rs, bn);
+    for (int64_t j = 0; j < bn; j += V_BYTES / W) {
+        const int64_t jj = L(cols_vector)(j, bn);
+        vmask u[4];
+        L(cols_quad)(p + r * rs, jj, rs, pf, best, u, flip, last, op, kind, inf, sw);
+        for (int t = 0; t < 4; t++)
+            L(v_store_row)(row_of + jj, u[t], (int)(r + t - c0));
+    }
+}
+
 /* idx[j] = f + row_of[j] * fw for j < bn (8-byte aligned idx), its whole
    lines by non-temporal stores. */
 VINLINE void L(cols_stream_rows)(int64_t *idx, const int8_t *row_of, int64_t bn, int64_t f,
@@ -156,6 +195,14 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chun
                             int64_t inf, int sw)
 {
     const int floats = W >= 4 && kind == ARGEXT_KIND_FLOAT;
+    /* where folds' tiles are tall (Intel), avx512's integer lanes of one
+       and two bytes four rows at a time. Intel Xeon against pairs: int8
+       (2, 100, 262144) 1.13x, last 1.12x, (8, 64, 1048576) 1.14-1.27x,
+       (200, 262144) over axis 0 1.14x, (1000, 8192) 0.98x, int16 1.04-1.18x;
+       avx2 and sse4.2 0.90-1.09x, four- and eight-byte lanes 0.65-0.69x,
+       float16 0.98x */
+    const int quads = V_BYTES == 64 && W <= 2 && kind != ARGEXT_KIND_FLOAT &&
+                      argext_fold_tiles_mode() == ARGEXT_FOLD_TILES_TALL;
 #ifdef FLANE
     if (floats)
         F(cols_best_as)(best, bn, 1, op, kind, inf);
@@ -163,6 +210,8 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chun
     for (int64_t c0 = init ? 0 : r; c0 < rows && c0 < chunked; c0 = r, init = 0) {
         const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
         memset(row_of, init ? 0 : -1, (size_t)bn);
+        for (; quads && r + 3 < c1; r += 4)
+            L(cols_quad_bytes)(p, r, rows, rs, bn, c0, best, row_of, flip, last, op, kind, inf, sw);
         for (; r < c1; r += 2) {
             const int64_t r1 = r + 1 < c1 ? r + 1 : r;
             /* float lanes: two copies, the order a constant in each (Zen 3,
