@@ -39,15 +39,17 @@ VINLINE uintptr_t L(cols_ahead)(const char *p, int64_t a, int64_t rows, int64_t 
 
 #if ISA_MASKED_STORE
 /* Rows q and q + rs (rs 0: one row) at columns jj folded into best; *u0 and
-   *u1 get the lanes each improves. The rows read two pairs on (pf0, pf1)
-   are asked for: the hardware prefetcher alone loses the fold's many short
-   streams. */
+   *u1 get the lanes each improves. With ask, the rows read two pairs on
+   (pf0, pf1) are asked for: the hardware prefetcher alone loses the fold's
+   many short streams (but far folds on Intel: cols_fold_asks). */
 VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, uintptr_t pf1,
-                          char *best, vmask *u0, vmask *u1, vec flip, int last, int op, int kind,
-                          int64_t inf, int sw)
+                          int ask, char *best, vmask *u0, vmask *u1, vec flip, int last, int op,
+                          int kind, int64_t inf, int sw)
 {
-    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
-    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    if (ask) {
+        argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+        argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    }
     vec k0 = L(keys_at)(q + jj * W, op, kind, inf, sw);
     vec k1 = L(keys_at)(q + rs + jj * W, op, kind, inf, sw);
     vec b = v_xor(v_load(best + jj * W), flip), m = L(v_max)(k0, k1);
@@ -59,11 +61,12 @@ VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, 
 
 /* cols_pair over the four rows q + t * rs: one load and store of the
    best keys per four input vectors; u[t] the lanes row t improves, the
-   rows on pf[t] asked for. */
-VINLINE void L(cols_quad)(const char *q, int64_t jj, int64_t rs, const uintptr_t *pf, char *best,
-                          vmask *u, vec flip, int last, int op, int kind, int64_t inf, int sw)
+   rows on pf[t] asked for with ask. */
+VINLINE void L(cols_quad)(const char *q, int64_t jj, int64_t rs, const uintptr_t *pf, int ask,
+                          char *best, vmask *u, vec flip, int last, int op, int kind, int64_t inf,
+                          int sw)
 {
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; ask && t < 4; t++)
         argext_prefetch((const char *)(pf[t] + (uintptr_t)(jj * W)));
     vec k[4];
     for (int t = 0; t < 4; t++)
@@ -84,12 +87,14 @@ VINLINE void L(cols_quad)(const char *q, int64_t jj, int64_t rs, const uintptr_t
    goes by keys (NaN wins); a NaN best stays, the float extreme returning
    its NaN second operand (x86) or any NaN operand (NEON). */
 VINLINE void F(cols_pair_floats)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0,
-                                 uintptr_t pf1, char *best, vmask *u0, vmask *u1, int last, int op,
-                                 int kind, int64_t inf, int sw)
+                                 uintptr_t pf1, int ask, char *best, vmask *u0, vmask *u1,
+                                 int last, int op, int kind, int64_t inf, int sw)
 {
     const int is_min = ARGEXT_OP_IS_MIN(op);
-    argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
-    argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    if (ask) {
+        argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+        argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+    }
     const vec x0 = F(v_load_floats)(q + jj * W, op, inf, sw);
     const vec x1 = F(v_load_floats)(q + rs + jj * W, op, inf, sw);
     const vec b = v_load(best + jj * W);
@@ -127,8 +132,9 @@ VINLINE void F(cols_best_as)(char *best, int64_t bn, int to_floats, int op, int 
    improves, row_of = its row less c0 (a byte). Float lanes (floats) with
    best held as floats. */
 VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t rows, int64_t rs,
-                                int64_t bn, int64_t c0, char *best, int8_t *row_of, vec flip,
-                                int floats, int last, int op, int kind, int64_t inf, int sw)
+                                int64_t bn, int64_t c0, int ask, char *best, int8_t *row_of,
+                                vec flip, int floats, int last, int op, int kind, int64_t inf,
+                                int sw)
 {
     const uintptr_t pf0 = L(cols_ahead)(p, r + 2, rows, rs, bn);
     const uintptr_t pf1 = L(cols_ahead)(p, r + 3, rows, rs, bn);
@@ -137,14 +143,14 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
         vmask u0, u1;
 #ifdef FLANE
         if (floats)
-            F(cols_pair_floats)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, last, op,
-                                kind, inf, sw);
+            F(cols_pair_floats)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, ask, best, &u0, &u1,
+                                last, op, kind, inf, sw);
         else
 #else
         (void)floats;
 #endif
-            L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, best, &u0, &u1, flip, last, op,
-                         kind, inf, sw);
+            L(cols_pair)(p + r * rs, jj, (r1 - r) * rs, pf0, pf1, ask, best, &u0, &u1, flip, last,
+                         op, kind, inf, sw);
         L(v_store_row)(row_of + jj, u0, (int)(r - c0));
         L(v_store_row)(row_of + jj, u1, (int)(r1 - c0));
     }
@@ -152,8 +158,8 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
 
 /* Rows r to r + 3 of a chunk from row c0 (cols_pair_bytes), keys only. */
 VINLINE void L(cols_quad_bytes)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t bn,
-                                int64_t c0, char *best, int8_t *row_of, vec flip, int last, int op,
-                                int kind, int64_t inf, int sw)
+                                int64_t c0, int ask, char *best, int8_t *row_of, vec flip, int last,
+                                int op, int kind, int64_t inf, int sw)
 {
     uintptr_t pf[4];
     for (int t = 0; t < 4; t++)
@@ -161,7 +167,7 @@ VINLINE void L(cols_quad_bytes)(const char *p, int64_t r, int64_t rows, int64_t 
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         const int64_t jj = L(cols_vector)(j, bn);
         vmask u[4];
-        L(cols_quad)(p + r * rs, jj, rs, pf, best, u, flip, last, op, kind, inf, sw);
+        L(cols_quad)(p + r * rs, jj, rs, pf, ask, best, u, flip, last, op, kind, inf, sw);
         for (int t = 0; t < 4; t++)
             L(v_store_row)(row_of + jj, u[t], (int)(r + t - c0));
     }
@@ -188,11 +194,11 @@ VINLINE void L(cols_stream_rows)(int64_t *idx, const int8_t *row_of, int64_t bn,
 /* Rows from r up to `chunked` in chunks of ROW_CHUNK, by row bytes (init:
    row 0 is already in best and every column's byte starts at it; with
    stream, a first chunk that is the last too writes every index once, by
-   cols_stream_rows). Float32/float64 keep best as floats meanwhile. */
+   cols_stream_rows; ask: the rows ahead asked for). Float32/float64 keep best as floats meanwhile. */
 VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chunked, int64_t rs,
-                            int64_t fw, int64_t bn, int64_t f0, int init, int stream, char *best,
-                            int64_t *idx, int8_t *row_of, vec flip, int last, int op, int kind,
-                            int64_t inf, int sw)
+                            int64_t fw, int64_t bn, int64_t f0, int init, int stream, int ask,
+                            char *best, int64_t *idx, int8_t *row_of, vec flip, int last, int op,
+                            int kind, int64_t inf, int sw)
 {
     const int floats = W >= 4 && kind == ARGEXT_KIND_FLOAT;
     /* where folds' tiles are tall (Intel), avx512's integer lanes of one
@@ -211,21 +217,22 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chun
         const int64_t c1 = rows - c0 < ROW_CHUNK ? rows : c0 + ROW_CHUNK;
         memset(row_of, init ? 0 : -1, (size_t)bn);
         for (; quads && r + 3 < c1; r += 4)
-            L(cols_quad_bytes)(p, r, rows, rs, bn, c0, best, row_of, flip, last, op, kind, inf, sw);
+            L(cols_quad_bytes)(p, r, rows, rs, bn, c0, ask, best, row_of, flip, last, op, kind,
+                               inf, sw);
         for (; r < c1; r += 2) {
             const int64_t r1 = r + 1 < c1 ? r + 1 : r;
             /* float lanes: two copies, the order a constant in each (Zen 3,
                avx2, float32 (1024, 1024) first occurrence 1.36x; integer
                lanes lost 0.82-0.91x so) */
             if (floats && last)
-                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, best, row_of, flip, 1, 1, op,
-                                   kind, inf, sw);
+                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, ask, best, row_of, flip, 1, 1,
+                                   op, kind, inf, sw);
             else if (floats)
-                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, best, row_of, flip, 1, 0, op,
-                                   kind, inf, sw);
+                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, ask, best, row_of, flip, 1, 0,
+                                   op, kind, inf, sw);
             else
-                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, best, row_of, flip, 0, last, op,
-                                   kind, inf, sw);
+                L(cols_pair_bytes)(p, r, r1, rows, rs, bn, c0, ask, best, row_of, flip, 0, last,
+                                   op, kind, inf, sw);
         }
         r = c1;
         /* Stored whatever the byte: a conditional store vectorises into
@@ -514,6 +521,25 @@ VINLINE int64_t L(fold_tile_rows)(int kind)
                                                                            : TILE_ROWS;
 }
 
+/* Whether a fold's pairs ask for the rows ahead (cols_pair): not where
+   ARGEXT_ROW_PREFETCH_IN_CACHE's Intel reads its rows at DRAM's speed
+   (the fold spans SCAN_CACHE_BYTES or more) in runs of COLS_FAR_RUN_BYTES
+   or more of each row, at 64-byte vectors but for 16-bit floats: the
+   hardware prefetchers follow such runs better alone. Intel Xeon, 1 GiB,
+   avx512, against asking: float32 (64, 4194304) over axis 0 1.22x, (300,
+   1048576) 1.17x, (1, 100, 2621440) over axis 1 1.22x, float64 1.19x,
+   int16 1.17x, int8 1.06x, float16 0.93x; (4096, 65536), whose blocks
+   are runs of 16 KiB, 0.97x; avx2 0.90-0.93x, sse4.2 0.47x. Rows folded
+   alone (past CHUNKED_ROWS) lost without (0.92-0.95x), and tiles too
+   (float32 (1, 16, 16777216) 0.89x): they keep theirs. */
+#define COLS_FAR_RUN_BYTES (64 << 10)
+VINLINE int L(cols_fold_asks)(int64_t rows, int64_t rs, int64_t bn, int kind)
+{
+    return argext_row_prefetch_mode() != ARGEXT_ROW_PREFETCH_IN_CACHE || V_BYTES != 64 ||
+           (W == 2 && kind == ARGEXT_KIND_FLOAT) || bn * W < COLS_FAR_RUN_BYTES ||
+           rows * (rs < 0 ? -rs : rs) < SCAN_CACHE_BYTES;
+}
+
 /* The fold: row r has flat index f0 + r * fw; init makes row 0 the start;
    stream as the column kernel (abi.h) takes it, from 32-byte vectors on:
    a fold of up to TILE_ROWS rows (fold_tile_rows: more on Intel), or of
@@ -550,13 +576,16 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
         return;
     }
     int64_t r = 0;
+    const int ask = L(cols_fold_asks)(rows, rs, bn, kind);
     if (init) {
         const uintptr_t pf0 = L(cols_ahead)(p, 1, rows, rs, bn);
         const uintptr_t pf1 = L(cols_ahead)(p, 2, rows, rs, bn);
         for (int64_t j = 0; j < bn; j += V_BYTES / W) {
             int64_t jj = L(cols_vector)(j, bn);
-            argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
-            argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+            if (ask) {
+                argext_prefetch((const char *)(pf0 + (uintptr_t)(jj * W)));
+                argext_prefetch((const char *)(pf1 + (uintptr_t)(jj * W)));
+            }
             v_store(best + jj * W, v_xor(L(keys_at)(p + jj * W, op, kind, inf, sw), flip));
         }
         r = 1;
@@ -567,8 +596,8 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
        for the last occurrence (Zen 3, sse4.2: int8 1.7x) */
     const int chunk_all = ISA_FOLD_ALL_PAIRS || (last && W <= 2);
     const int64_t chunked = chunk_all ? rows : CHUNKED_ROWS;
-    L(cols_chunks)(p, r, rows, chunked, rs, fw, bn, f0, init, stream, best, idx, row_of, flip, last,
-                   op, kind, inf, sw);
+    L(cols_chunks)(p, r, rows, chunked, rs, fw, bn, f0, init, stream, ask, best, idx, row_of, flip,
+                   last, op, kind, inf, sw);
     if (rows <= chunked)
         return;
     r = chunked;
