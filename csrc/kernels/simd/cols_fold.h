@@ -529,9 +529,13 @@ VINLINE int64_t L(fold_tile_rows)(int kind)
    avx512, against asking: float32 (64, 4194304) over axis 0 1.22x, (300,
    1048576) 1.17x, (1, 100, 2621440) over axis 1 1.22x, float64 1.19x,
    int16 1.17x, int8 1.06x, float16 0.93x; (4096, 65536), whose blocks
-   are runs of 16 KiB, 0.97x; avx2 0.90-0.93x, sse4.2 0.47x. Rows folded
-   alone (past CHUNKED_ROWS) lost without (0.92-0.95x), and tiles too
-   (float32 (1, 16, 16777216) 0.89x): they keep theirs. */
+   are runs of 16 KiB, 0.97x; avx2 0.90-0.93x, sse4.2 0.47x. Such folds
+   take every row in pairs: rows folded alone (past CHUNKED_ROWS) read a
+   stream a row at a time, which lost without asks (0.92-0.95x) and gains
+   as pairs without them: float32 (1000, 262144) 1.36x, (1024, 65536)
+   1.36x, (300, 1048576) 1.15x, float64 (1000, 131072) 1.41x, int8 /
+   int16 1.44x / 1.36x. Tiles keep theirs (float32 (1, 16, 16777216)
+   0.89x without). */
 #define COLS_FAR_RUN_BYTES (64 << 10)
 VINLINE int L(cols_fold_asks)(int64_t rows, int64_t rs, int64_t bn, int kind)
 {
@@ -593,8 +597,9 @@ VINLINE void L(cols_fold)(const char *p, int64_t rows, int64_t rs, int64_t fw, i
 #if ISA_MASKED_STORE
     /* every row where the ISA says so, or where ties of the extreme are
        common (lanes of one or two bytes) and each tie would store indices
-       for the last occurrence (Zen 3, sse4.2: int8 1.7x) */
-    const int chunk_all = ISA_FOLD_ALL_PAIRS || (last && W <= 2);
+       for the last occurrence (Zen 3, sse4.2: int8 1.7x), or where the
+       pairs do not ask ahead (cols_fold_asks) */
+    const int chunk_all = ISA_FOLD_ALL_PAIRS || (last && W <= 2) || !ask;
     const int64_t chunked = chunk_all ? rows : CHUNKED_ROWS;
     L(cols_chunks)(p, r, rows, chunked, rs, fw, bn, f0, init, stream, ask, best, idx, row_of, flip,
                    last, op, kind, inf, sw);
