@@ -724,21 +724,22 @@ print(bad)
 def test_far_column_folds(prefetch):
     """Column folds spanning 96 MiB or more in runs of 256 KiB of each row,
     whose pairs ask for the rows ahead under ARGEXT_ROW_PREFETCH=1 and not
-    under 3 (Intel's, at avx512): float32, float64 and int16 over axis 0 of a
-    contiguous and a reversed view, first and last occurrence, ties and NaN on
-    the rows around a pair, at every level, against NumPy."""
+    under 3 (Intel's, at avx512; every row in pairs then, past row 256 too):
+    float32, float64 and int16 over axis 0 of a contiguous and a reversed
+    view, first and last occurrence, ties and NaN on the rows around a pair
+    and a chunk of 128 rows, at every level, against NumPy."""
     code = """
 import numpy as np, argext
 rng = np.random.default_rng(31)
 bad = []
-for dtype, cols in ((np.float32, 655360), (np.float64, 327680), (np.int16, 1310720)):
-    rows = 41
+for dtype, rows, cols in ((np.float32, 41, 655360), (np.float64, 41, 327680),
+                          (np.int16, 41, 1310720), (np.float32, 300, 90000)):
     x = rng.integers(-40, 40, size=(rows, cols)).astype(dtype)
     hot = rng.integers(0, cols, 400)
-    x[rng.choice([0, 1, 2, 3, 39, 40], 400), hot] = 50
-    x[rng.choice([1, 2, 38], 400), hot] = 50  # ties
+    x[rng.choice([0, 1, 2, 3, rows - 2, rows - 1] + [127, 128, 257][:rows // 100], 400), hot] = 50
+    x[rng.choice([1, 2, rows - 3] + [129, 256][:rows // 150], 400), hot] = 50  # ties
     if x.dtype.kind == "f":
-        x[rng.choice([2, 3, 40], 50), rng.integers(0, cols, 50)] = np.nan
+        x[rng.choice([2, 3, rows - 1], 50), rng.integers(0, cols, 50)] = np.nan
     for v in (x, x[::-1]):
         want = {("max", 0): np.argmax(v, axis=0), ("min", 0): np.argmin(v, axis=0),
                 ("max", 1): rows - 1 - np.argmax(v[::-1], axis=0),
