@@ -166,8 +166,7 @@ extern int argext_dense_rows;
    ARGEXT_FOLD_TILES_SHORT: TILE_ROWS rows; ARGEXT_FOLD_TILES_TALL: up to
    TALL_TILE_ROWS, but for 16-bit floats at 64-byte vectors, and taller
    folds of one- and two-byte integers at 64-byte vectors four rows at a
-   time. Set and read
-   as argext_row_prefetch. */
+   time. Set and read as argext_row_prefetch. */
 #define ARGEXT_FOLD_TILES_SHORT 0
 #define ARGEXT_FOLD_TILES_TALL 1
 extern int argext_fold_tiles;

@@ -2,15 +2,16 @@
  * cols_fold.h - the column fold of one lane width (for_each_lane.h):
  * bn >= V_BYTES / W contiguous columns folded over `rows` rows. Up to
  * TILE_ROWS rows (or TALL_TILE_ROWS: fold_tile_rows) are taken together in
- * registers (cols_tile), and so are
- * narrow blocks' (cols_narrow_vecs) in tiles of more rows. Otherwise, with
- * masked stores the first CHUNKED_ROWS rows (or all: ISA_FOLD_ALL_PAIRS) go
- * two at a time and branch-free (avx512's one- and two-byte integer lanes
- * four at a time where tiles are tall): one load and store of the best keys per
- * two input vectors keeps the loop short enough for the core to have many
- * lines in flight (few long rows: segmentation maps), and improving columns
- * note their row in a byte (row_of, the caller's bn bytes), flushed to
- * indices every ROW_CHUNK rows. The other rows go one at a time, the first
+ * registers (cols_tile), and so are narrow blocks' (cols_narrow_vecs) in
+ * tiles of more rows. Otherwise, with masked stores the first CHUNKED_ROWS
+ * rows (or all: ISA_FOLD_ALL_PAIRS, and far folds on Intel:
+ * cols_fold_asks) go two at a time and branch-free (avx512's one- and
+ * two-byte integer lanes four at a time where tiles are tall): one load
+ * and store of the best keys per two input vectors keeps the loop short
+ * enough for the core to have many lines in flight (few long rows:
+ * segmentation maps), and improving columns note their row in a byte
+ * (row_of, the caller's bn bytes), flushed to indices every ROW_CHUNK
+ * rows. The other rows go one at a time, the first
  * DENSE_ROWS without a test, then skipping the stores of a vector that
  * improves no column (few do, once rows are many).
  * The last vector of a row may overlap the one before it (idempotent: a
@@ -194,7 +195,8 @@ VINLINE void L(cols_stream_rows)(int64_t *idx, const int8_t *row_of, int64_t bn,
 /* Rows from r up to `chunked` in chunks of ROW_CHUNK, by row bytes (init:
    row 0 is already in best and every column's byte starts at it; with
    stream, a first chunk that is the last too writes every index once, by
-   cols_stream_rows; ask: the rows ahead asked for). Float32/float64 keep best as floats meanwhile. */
+   cols_stream_rows; with ask, the rows ahead asked for). Float32/float64
+   keep best as floats meanwhile. */
 VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chunked, int64_t rs,
                             int64_t fw, int64_t bn, int64_t f0, int init, int stream, int ask,
                             char *best, int64_t *idx, int8_t *row_of, vec flip, int last, int op,
