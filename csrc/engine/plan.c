@@ -101,6 +101,7 @@ void argext_plan_build(argext_plan *p, const argext_reduction *r)
     p->row = (p->swapped ? kt->row_swapped : kt->row)[r->op][p->dtype];
     p->cols = kt->cols[r->op][p->dtype];
     p->cols_swapped = kt->cols_swapped[r->op][p->dtype];
+    p->cols_unasked = kt->cols_unasked[p->dtype];
     p->rows = kt->rows[r->op][p->dtype];
     p->swap = kt->swap;
 }

@@ -40,6 +40,7 @@ typedef struct argext_plan {
     argext_row_kernel row;
     argext_cols_kernel cols;
     argext_cols_swapped_kernel cols_swapped;
+    argext_cols_unasked_query cols_unasked;
     argext_rows_kernel rows;
     argext_swap_kernel swap;
     int nk, nr;

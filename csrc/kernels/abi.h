@@ -49,6 +49,15 @@ typedef int (*argext_cols_swapped_kernel)(const char *p, int64_t rows, int64_t r
                                           int stream, void *best, int64_t *idx, int8_t *row_of);
 
 /*
+ * Column fold query: whether the column kernel folds bn contiguous columns
+ * over `rows` rows (byte stride rs) without asking memory ahead, where the
+ * data lies past the cache and the hardware prefetchers follow long runs of
+ * each row alone. The engine then keeps such runs however many rows
+ * (run.c).
+ */
+typedef int (*argext_cols_unasked_query)(int64_t rows, int64_t rs, int64_t bn);
+
+/*
  * Many-rows kernel: `count` independent whole rows (row k starts at
  * p + k * ps; n >= 1 elements, byte stride s). Writes each row's best index
  * to idx[k]. It is the row kernel with init == 1 per row, batched so that
@@ -117,6 +126,7 @@ typedef struct argext_kernel_table {
     argext_row_kernel row_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_cols_kernel cols[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_cols_swapped_kernel cols_swapped[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
+    argext_cols_unasked_query cols_unasked[ARGEXT_DTYPE_COUNT];
     argext_rows_kernel rows[ARGEXT_OP_COUNT][ARGEXT_DTYPE_COUNT];
     argext_swap_kernel swap;
     argext_transpose_kernel transpose;

@@ -225,6 +225,14 @@ static int argext_cols_swapped_none_baseline(const char *p, int64_t rows, int64_
     {{ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)},                        \
      {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}, {ARGEXT_DTYPES(COLS_SWAPPED_NONE)}}
 
+/* The scalar fold takes the engine's runs as they come. */
+static int argext_cols_unasked_none_baseline(int64_t rows, int64_t rs, int64_t bn)
+{
+    (void)rows, (void)rs, (void)bn;
+    return 0;
+}
+#define COLS_UNASKED(ENUM, ...) [ARGEXT_##ENUM] = argext_cols_unasked_none_baseline,
+
 /* No TopK register kernel: the column kernel takes every block. */
 static int argext_topk_regs_none_baseline(const char *p, int64_t rows, int64_t rs, int64_t bn,
                                           int64_t k, int sorted, char *values, int64_t vstep,

@@ -6,7 +6,8 @@
  *   };
  * with KERNEL(op, shape, dtype) naming the includer's kernels,
  * COLS_SWAPPED_OPS the in-place byte-swapped column kernels (the baseline
- * has none), TOPK_REGS_OPS(shape) the TopK register kernels (the baseline
+ * has none), COLS_UNASKED(ENUM, ...) a dtype's column fold query,
+ * TOPK_REGS_OPS(shape) the TopK register kernels (the baseline
  * has none), SWAP_KERNEL its swap kernel and TRANSPOSE_KERNEL its
  * transpose kernel.
  */
@@ -14,6 +15,7 @@
     .row_swapped = ARGEXT_TABLE_OPS(row_swapped),
     .cols = ARGEXT_TABLE_OPS(cols),
     .cols_swapped = COLS_SWAPPED_OPS,
+    .cols_unasked = {ARGEXT_DTYPES(COLS_UNASKED)},
     .rows = ARGEXT_TABLE_OPS(rows),
     .swap = SWAP_KERNEL,
     .transpose = TRANSPOSE_KERNEL,

@@ -530,11 +530,11 @@ VINLINE int64_t L(fold_tile_rows)(int kind)
    hardware prefetchers follow such runs better alone. Intel Xeon, 1 GiB,
    avx512, against asking: float32 (64, 4194304) over axis 0 1.22x, (300,
    1048576) 1.17x, (1, 100, 2621440) over axis 1 1.22x, float64 1.19x,
-   int16 1.17x, int8 1.06x, float16 0.93x; (4096, 65536), whose blocks
-   are runs of 16 KiB, 0.97x; avx2 0.90-0.93x, sse4.2 0.47x. Such folds
-   take every row in pairs: rows folded alone (past CHUNKED_ROWS) read a
-   stream a row at a time, which lost without asks (0.92-0.95x) and gains
-   as pairs without them: float32 (1000, 262144) 1.36x, (1024, 65536)
+   int16 1.17x, int8 1.06x, float16 0.93x; avx2 0.90-0.93x, sse4.2
+   0.47x. The engine keeps such runs over many rows (cols_unasked). Such
+   folds take every row in pairs: rows folded alone (past CHUNKED_ROWS)
+   read a stream a row at a time, which lost without asks (0.92-0.95x) and
+   gains as pairs without them: float32 (1000, 262144) 1.36x, (1024, 65536)
    1.36x, (300, 1048576) 1.15x, float64 (1000, 131072) 1.41x, int8 /
    int16 1.44x / 1.36x. Tiles keep theirs (float32 (1, 16, 16777216)
    0.89x without). */

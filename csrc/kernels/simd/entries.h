@@ -47,6 +47,13 @@ VINLINE int L(cols_vectorised)(int kind, int64_t bn, int64_t cs)
     return !L(scalar)(kind) && cs == W && bn >= V_BYTES / W;
 }
 
+/* Whether the column fold takes bn contiguous columns over `rows` rows
+   (byte stride rs) without asking ahead (cols_fold_asks). */
+VINLINE int L(cols_unasked)(int64_t rows, int64_t rs, int64_t bn, int kind)
+{
+    return !L(scalar)(kind) && bn >= V_BYTES / W && !L(cols_fold_asks)(rows, rs, bn, kind);
+}
+
 /* Whether rows_mid takes contiguous rows of n elements, each starting
    `aligned` on a vector: where it measured faster than the row scan on Zen 5
    (BENCHMARKS.md, 4 MiB in cache), up to about 512 bytes of keys, more for

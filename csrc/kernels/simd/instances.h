@@ -69,6 +69,14 @@
                                 INF, BASELINE_OF(rows, OP, ENUM));                                 \
     }
 
+/* The column runs query of a dtype (any operator: it depends on the lanes). */
+#define SIMD_COLS_UNASKED(ENUM, NAME, ET, KT, KMAX, LN, KIND, INF, ONE)                \
+    static int KERNEL(fold, cols_unasked, NAME)(int64_t rows, int64_t rs, int64_t bn)    \
+    {                                                                                  \
+        return LANE_OF(LN, cols_unasked)(rows, rs, bn, ARGEXT_KIND_##KIND);            \
+    }
+ARGEXT_DTYPES(SIMD_COLS_UNASKED)
+
 /* nanargmax and nanargmin: instances of their own for floats only (ops.h:
    an integer's table entries are argmax's and argmin's). */
 #define SIMD_NAN_KERNELS_FLOAT(ENUM, NAME, ITEMSIZE, LN, KIND, INF)                        \
@@ -175,6 +183,7 @@ static void TRANSPOSE_KERNEL(char *dst, int64_t ld, const char *src, int64_t row
 }
 
 #define COLS_SWAPPED_OPS ARGEXT_TABLE_OPS(cols_swapped)
+#define COLS_UNASKED(ENUM, NAME, ...) [ARGEXT_##ENUM] = KERNEL(fold, cols_unasked, NAME),
 #define TOPK_REGS_OPS(SHAPE) ARGEXT_TABLE_TOPK_OPS(SHAPE)
 const argext_kernel_table ISA_TABLE_OF(ISA) = {
 #include "kernels/table_init.h"
