@@ -722,10 +722,11 @@ print(bad)
 
 @pytest.mark.parametrize("prefetch", ["1", "3"])
 def test_far_column_folds(prefetch):
-    """Column folds spanning 96 MiB or more in runs of 256 KiB of each row,
-    whose pairs ask for the rows ahead under ARGEXT_ROW_PREFETCH=1 and not
-    under 3 (Intel's, at avx512; every row in pairs then, past row 256 too,
-    and more than 1024 rows keep long runs, from the row's first column):
+    """Column folds spanning 96 MiB or more in runs of 16 KiB (int8: 32 KiB)
+    or more of each row, whose pairs ask for the rows ahead under
+    ARGEXT_ROW_PREFETCH=1 and not under 3 (Intel's, at avx512; every row in
+    pairs then, past row 256 too, and more than 1024 rows keep long runs,
+    from the row's first column; rows just past those lengths):
     float32, float64, int16 and int8 over axis 0 of a contiguous and a
     reversed view, first and last occurrence, ties and NaN on the rows
     around a pair and a chunk of 128 rows and on the columns around a
@@ -736,9 +737,11 @@ rng = np.random.default_rng(31)
 bad = []
 for dtype, rows, cols in ((np.float32, 41, 655360), (np.float64, 41, 327680),
                           (np.int16, 41, 1310720), (np.float32, 300, 90000),
-                          (np.float32, 1100, 24000), (np.int8, 1100, 100000)):
+                          (np.float32, 1100, 24000), (np.float32, 6200, 4100),
+                          (np.int8, 3100, 33000)):
     x = rng.integers(-40, 40, size=(rows, cols)).astype(dtype)
-    hot = np.r_[rng.integers(0, cols, 394), 65532, 65535, 65536, 65537, cols - 4, cols - 1] % cols
+    hot = np.r_[rng.integers(0, cols, 392), 65532, 65535, 65536, 65537, 4095, 4096,
+                cols - 4, cols - 1] % cols
     x[rng.choice([0, 1, 2, 3, rows - 2, rows - 1] + [127, 128, 257][:rows // 100], 400), hot] = 50
     x[rng.choice([1, 2, rows - 3] + [129, 256][:rows // 150], 400), hot] = 50  # ties
     if x.dtype.kind == "f":

@@ -537,12 +537,15 @@ VINLINE int64_t L(fold_tile_rows)(int kind)
    gains as pairs without them: float32 (1000, 262144) 1.36x, (1024, 65536)
    1.36x, (300, 1048576) 1.15x, float64 (1000, 131072) 1.41x, int8 /
    int16 1.44x / 1.36x. Tiles keep theirs (float32 (1, 16, 16777216)
-   0.89x without). */
-#define COLS_FAR_RUN_BYTES (64 << 10)
+   0.89x without). Runs of 16 KiB gain too (float32 (65536, 4096) 1.31x,
+   float64 (65536, 2048) 1.17x, int16 (65536, 8192) 1.17x), 8 KiB ones
+   not (float64 0.95x, int32 0.90x); int8 needs 32 KiB ((32768, 32768)
+   1.40x, 16 KiB 0.93x). */
+#define COLS_FAR_RUN_BYTES (16 << 10)
 VINLINE int L(cols_fold_asks)(int64_t rows, int64_t rs, int64_t bn, int kind)
 {
     return argext_row_prefetch_mode() != ARGEXT_ROW_PREFETCH_IN_CACHE || V_BYTES != 64 ||
-           (W == 2 && kind == ARGEXT_KIND_FLOAT) || bn * W < COLS_FAR_RUN_BYTES ||
+           (W == 2 && kind == ARGEXT_KIND_FLOAT) || bn * W < (COLS_FAR_RUN_BYTES << (W == 1)) ||
            rows * (rs < 0 ? -rs : rs) < SCAN_CACHE_BYTES;
 }
 
