@@ -279,7 +279,9 @@ def test_short_rows_gathered_from_their_block_maxima(isa, dtype):
     """At every level: rows in L1 with 3 <= k <= 8 and 2k blocks or more (k
     or more for avx512's four-byte lanes: seven blocks of a row of 4000 bytes),
     whose prime keeps each block's maximum (eight vectors: 128, 256 or 512
-    bytes) and whose gather reads only the blocks above the threshold: the
+    bytes; at avx512 each half block's, 256 bytes, in rows of up to eight
+    blocks and 16-bit float rows) and whose gather reads only the blocks
+    above the threshold: the
     k best (or a NaN, which the block's float maximum may drop) at the first
     and last element of blocks, in the whole vectors after the last block
     and in the row's last partial vector, rows starting off a vector

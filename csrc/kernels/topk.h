@@ -70,7 +70,7 @@ typedef struct argext_topk_set {
 #define ARGEXT_TOPK_GATHER 512
 #define ARGEXT_TOPK_WORK_KEYS ((ARGEXT_TOPK_GATHER + 64) * 8) /* the keys' bytes, then the indices */
 #define ARGEXT_TOPK_WORK_BLOCKS (ARGEXT_TOPK_WORK_KEYS + (ARGEXT_TOPK_GATHER + 64) * 4)
-#define ARGEXT_TOPK_WORK_BLOCK_BYTES 2048
+#define ARGEXT_TOPK_WORK_BLOCK_BYTES 4096
 #define ARGEXT_TOPK_WORK_BYTES (ARGEXT_TOPK_WORK_BLOCKS + ARGEXT_TOPK_WORK_BLOCK_BYTES)
 
 /* k up to this makes a small set. */
