@@ -788,10 +788,10 @@ VINLINE vec L(topk_mark)(const char *q, int64_t mv, int op, int kind, int64_t in
    which reads the row from memory once: the key maximum of each whole
    block (or half block: topk_mark_vecs) from the first vector boundary
    kept in the set's work (set->blocks), so that the gather reads again
-   only the blocks above the
-   threshold (topk_gather_blocks: a few of the row's, where testing every
-   line took it as long as the first read); the threshold from those
-   maxima as topk_prime_lanes takes it from vectors. Float blocks are
+   only the blocks above the threshold (topk_gather_blocks: a few of the
+   row's, where testing every line took it as long as the first read);
+   the threshold from those maxima as topk_prime_lanes takes it from
+   vectors. Float blocks are
    reduced as floats and keyed once, unless they hold a NaN. Returns 0,
    the set untouched, for the other rows and k; rows of fewer than k
    blocks or two per segment (the k best then hit nearly every block); and
@@ -868,7 +868,7 @@ VINLINE int L(topk_prime_blocks)(const char *p, int64_t n, argext_topk_set *set,
    whole vectors left) gathered: a bit per mark above the threshold, 64
    marks at a time, then a bit per vector of such a mark with a lane
    above it (a float compare where the threshold has a float form), then
-   those vectors: a branch per block and per vector gathered, not per
+   those vectors: a branch per mark and per vector gathered, not per
    vector read. Returns where its whole vectors end. */
 VINLINE int64_t L(topk_gather_blocks)(L(topk_gather) *g, const char *p, int64_t n, int64_t i,
                                       int64_t nb, const char *marks, int64_t mv, int op, int kind,
