@@ -67,10 +67,15 @@ static void write_row(const topk_plan *t, const argext_topk_set *set, const char
 static argext_topk_set new_set(const topk_plan *t, int64_t at, int64_t cap, int64_t task,
                                int64_t elements, int by_index)
 {
-    argext_topk_set set = {t->items + at, t->keys + at, t->k, cap, 0, 0, 0, 1,
-                           t->k <= ARGEXT_TOPK_SMALL_K,
-                           task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES, by_index,
-                           0, elements * (int64_t)t->itemsize};
+    argext_topk_set set = {.item = t->items + at,
+                           .keys = t->keys + at,
+                           .k = t->k,
+                           .cap = cap,
+                           .open = 1,
+                           .small = t->k <= ARGEXT_TOPK_SMALL_K,
+                           .work = task < 0 ? NULL : t->work + task * ARGEXT_TOPK_WORK_BYTES,
+                           .by_index = by_index,
+                           .span = elements * (int64_t)t->itemsize};
     return set;
 }
 

@@ -51,11 +51,14 @@ typedef struct argext_topk_set {
     int64_t guess;
     int open;    /* 1 until then: every element enters */
     int small;   /* 1: items in rank order, at most k */
-    char *work;  /* ARGEXT_TOPK_WORK_BYTES for a short row's gather, or NULL */
+    char *work;  /* ARGEXT_TOPK_WORK_BYTES for a row's prime and gather, or NULL */
     int by_index; /* 1: the k best are wanted in index order (finish's sorted = 0) */
-    /* The blocks of a short row whose key maxima its prime left in work
-       (simd/topk_scan.h, topk_prime_blocks) for the gather; 0: none. */
-    int64_t blocks;
+    /* The marks its prime left in work (simd/topk_scan.h): key maxima of
+       mark_vecs vectors each from the row's first vector boundary, a short
+       row's whole (topk_prime_blocks) or a long row's sample (topk_prime),
+       which the gather reads again only where they clear its threshold;
+       0: none. */
+    int64_t blocks, mark_vecs;
     /* Bytes the set's task reads: whether its scans ask memory ahead
        (simd/template.h's scan_ahead). */
     int64_t span;
@@ -64,13 +67,13 @@ typedef struct argext_topk_set {
 /* Most candidates a short row's scan gathers (simd/topk_scan.h) before it
    keeps only their k best, and the scratch a set carries for that (work):
    their keys (up to 8 bytes) and int32 indices, with a vector's lanes (64
-   at most) to spare; then the key maxima of a short row's blocks (blocks).
+   at most) to spare; then the marks of a row's prime (blocks).
    The engine's memory, not the stack: a call keeps within the stack
    argext.h promises. */
 #define ARGEXT_TOPK_GATHER 512
 #define ARGEXT_TOPK_WORK_KEYS ((ARGEXT_TOPK_GATHER + 64) * 8) /* the keys' bytes, then the indices */
 #define ARGEXT_TOPK_WORK_BLOCKS (ARGEXT_TOPK_WORK_KEYS + (ARGEXT_TOPK_GATHER + 64) * 4)
-#define ARGEXT_TOPK_WORK_BLOCK_BYTES 4096
+#define ARGEXT_TOPK_WORK_BLOCK_BYTES 16384
 #define ARGEXT_TOPK_WORK_BYTES (ARGEXT_TOPK_WORK_BLOCKS + ARGEXT_TOPK_WORK_BLOCK_BYTES)
 
 /* k up to this makes a small set. */
