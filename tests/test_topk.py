@@ -463,20 +463,21 @@ def test_long_rows_whose_guess_is_too_high(isa, dtype):
 
 
 @pytest.mark.parametrize("dtype", GUESSED + [np.dtype(np.float64)], ids=ids(GUESSED + [np.dtype(np.float64)]))
-def test_long_rows_gathered_past_their_sample_marks(isa, dtype):
-    """At every level: long rows gathered (k >= 32) read their sampled start
-    again only where the prime's marks (the key maxima of whole blocks,
-    16 elements or a multiple) clear the threshold. The best values, ties
-    with them and NaN placed on either side of every block boundary of that
-    start (its first quarter), the smallest values for largest=0, in rows
-    starting on a vector boundary and one element past it."""
+def test_long_rows_past_their_sample_marks(isa, dtype):
+    """At every level: long rows, gathered (32 <= k <= 128) or offered,
+    read their sampled start again only where the prime's marks (the key
+    maxima of whole blocks, 16 elements or a multiple) clear the threshold.
+    The best values, ties with them and NaN placed on either side of every
+    block boundary of that start (up to its first quarter), the smallest
+    values for largest=0, in rows starting on a vector boundary and one
+    element past it."""
     rng = np.random.default_rng(37)
     n = 40001
     base = sample(rng, (n,), dtype, ties=False, nan=False)
     ranked = np.sort(base)
     edges = np.arange(16, n // 4, 16)
     edges = np.concatenate([edges - 1, edges])
-    for k in (32, 50, 128):
+    for k in (5, 16, 32, 50, 128, 200):
         for offset in (0, 1):
             at = rng.choice(edges, k, replace=False) + offset
             best, least = base.copy(), base.copy()
@@ -485,7 +486,7 @@ def test_long_rows_gathered_past_their_sample_marks(isa, dtype):
             check(best[offset:], k)
             check(least[offset:], k, largest=0, sorted=0)
             if is_float(dtype):
-                best[at[: k // 8]] = np.nan
+                best[at[: 1 + k // 8]] = np.nan
                 check(best[offset:], k)
                 check(best[offset:], k, largest=0)
 

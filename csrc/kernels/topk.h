@@ -56,8 +56,8 @@ typedef struct argext_topk_set {
     /* The marks its prime left in work (simd/topk_scan.h): key maxima of
        mark_vecs vectors each from the row's first vector boundary, a short
        row's whole (topk_prime_blocks) or a long row's sample (topk_prime),
-       which the gather reads again only where they clear its threshold;
-       0: none. */
+       which the gather or the scan reads again only where they clear the
+       threshold; 0: none. */
     int64_t blocks, mark_vecs;
     /* Bytes the set's task reads: whether its scans ask memory ahead
        (simd/template.h's scan_ahead). */
