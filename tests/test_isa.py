@@ -723,7 +723,8 @@ print(bad)
 @pytest.mark.parametrize("prefetch", ["1", "3"])
 def test_far_column_folds(prefetch):
     """Column folds spanning 96 MiB or more in runs of 16 KiB (int8: 32 KiB)
-    or more of each row, whose pairs ask for the rows ahead under
+    or more of each row (or half that, two threads each taking half of each
+    row), whose pairs ask for the rows ahead under
     ARGEXT_ROW_PREFETCH=1 and not under 3 (Intel's, at avx512; every row in
     pairs then, past row 256 too, and more than 1024 rows keep long runs,
     from the row's first column; rows just past those lengths):
@@ -756,6 +757,13 @@ for dtype, rows, cols in ((np.float32, 41, 655360), (np.float64, 41, 327680),
                 fn = argext.argmax if op == "max" else argext.argmin
                 if not np.array_equal(fn(v, axis=0, keepdims=0, select_last_index=last), w):
                     bad.append((isa, np.dtype(dtype).name, v.strides[0] < 0, op, last))
+        argext.set_isa(None)
+        argext.set_num_threads(2)  # each thread half of each row's run
+        for (op, last), w in want.items():
+            fn = argext.argmax if op == "max" else argext.argmin
+            if not np.array_equal(fn(v, axis=0, keepdims=0, select_last_index=last), w):
+                bad.append(("two threads", np.dtype(dtype).name, v.strides[0] < 0, op, last))
+        argext.set_num_threads(None)
 print(bad)
 """
     assert _run(code, None, ARGEXT_ROW_PREFETCH=prefetch) == "[]"
