@@ -279,10 +279,11 @@ VINLINE vec L(topk_mark)(const char *q, int64_t mv, int op, int kind, int64_t in
    Those are kept as marks (the key maxima of whole blocks, at most
    TOPK_MARKS), so that the gather or the scan reads again only the
    sample's blocks above its threshold (Intel Xeon, avx512, offered rows:
-   float32 (64, 20000) k = 16 1.03x, int32 1.07x, float64 k = 20 1.06x). Each is an element's key, so their k-th largest
-   bounds the row's k-th best from below; on random data, maxima of groups
-   of many elements give a k-th largest near the row's own (fewer elements
-   enter than from a sample of a set's worth of vectors). Where the level
+   float32 (64, 20000) k = 16 1.03x, int32 1.07x, float64 k = 20 1.06x).
+   Each is an element's key, so their k-th largest bounds the row's k-th
+   best from below; on random data, maxima of groups of many elements
+   give a k-th largest near the row's own (fewer elements enter than from
+   a sample of a set's worth of vectors). Where the level
    has a popcount instruction (ISA_POPCOUNT), k is above
    TOPK_KTH_IN_REGISTERS and the sample fits TOPK_COUNT_VECS vectors, that
    k-th largest is counted, without a branch per key (TOPK_PRIME_GROUPS
@@ -299,14 +300,14 @@ VINLINE void L(topk_prime)(const char *p, int64_t n, argext_topk_set *set, int o
     const int64_t nv = per_k < quarter ? per_k : quarter;
     const int64_t mv = BLOCK_VECS * ((nv + TOPK_MARKS * BLOCK_VECS - 1) / (TOPK_MARKS * BLOCK_VECS));
     const int64_t nm = nv / mv;
-    char *acc = set->work; /* the gather's scratch, free until a gather */
-    char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
     const int counted = ISA_POPCOUNT && set->k > TOPK_KTH_IN_REGISTERS &&
                         ev + TOPK_PRIME_GROUPS <= TOPK_COUNT_VECS;
     int64_t groups = counted ? TOPK_PRIME_GROUPS : (set->cap - e) / lanes;
     groups = groups < nm ? groups : nm;
     if (groups < 1 || !set->work)
         return; /* no whole mark, or no work to keep marks: the set stays open */
+    char *acc = set->work; /* the gather's scratch, free until a gather */
+    char *marks = set->work + ARGEXT_TOPK_WORK_BLOCKS;
     const int ahead = scan_ahead(set->span, kind);
     for (int64_t b = 0; b < nm; b++) {
         const char *q = p + (i + b * mv * lanes) * W;
