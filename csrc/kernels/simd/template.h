@@ -58,6 +58,10 @@
 #define NARROW_TILE_BYTES 16384
 #define TILE_PREFETCH_ROWS 9
 #define TILE_PREFETCH 512
+/* Rows a column fold in cache takes a pass where its tiles are tall and
+   its lanes are floats at 64-byte vectors (cols_chunks): one load and store
+   of the best per eight rows where pairs take four. */
+#define OCT_ROWS 8
 #define TILE_VECS (V_BYTES >= 64 ? 1 : 64 / V_BYTES)
 /* Rows of a column fold read alone that store without a test first (most
    of their columns improve on random data). */
