@@ -810,14 +810,14 @@ def test_fold_tiles_override(tiles):
     """ARGEXT_FOLD_TILES forces how many rows a column fold takes in one tile
     of registers: 16, or up to 24 (Intel's; 16-bit floats at avx512 keep 16;
     taller folds of one- and two-byte integers at avx512 four rows at a time,
-    of float32/float64 in cache eight) (the CPU picks one; the tests would
-    otherwise run only that one): folds of 16 to 31 rows, and of 64 to 300
-    float32/float64 rows (eight at a time across the row chunks of 128 and
-    the 256 rows taken branch-free), at every level, first and last
-    occurrence, each column's extreme in its first, last or a middle row with ties and NaN,
-    into indices that stream (1 MiB or more) and that do not, over axis 0
-    of a contiguous and a reversed view and over the middle axis, against
-    NumPy."""
+    of four- and eight-byte lanes in cache eight) (the CPU picks one; the
+    tests would otherwise run only that one): folds of 16 to 31 rows, and of
+    64 to 300 rows of four- and eight-byte lanes (eight at a time across the
+    row chunks of 128 and the 256 rows taken branch-free), at every level,
+    first and last occurrence, each column's extreme in its first, last or a
+    middle row with ties and NaN, into indices that stream (1 MiB or more)
+    and that do not, over axis 0 of a contiguous and a reversed view and
+    over the middle axis, against NumPy."""
     code = """
 import numpy as np, argext
 try:
@@ -825,12 +825,12 @@ try:
 except ImportError:
     bfloat16 = None
 rng = np.random.default_rng(29)
-dtypes = [np.float32, np.float16, np.float64, np.int8, np.int16, np.uint8, np.uint64]
+dtypes = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.uint8, np.uint64]
 dtypes += [bfloat16] if bfloat16 is not None else []
 bad = []
 for dtype in dtypes:
     for rows in (16, 17, 21, 24, 25, 31, 64, 130, 300):
-        if rows > 31 and dtype not in (np.float32, np.float64):
+        if rows > 31 and dtype not in (np.float32, np.float64, np.int32, np.uint64):
             continue
         for cols in ((1 << 17) + 37, 1003) if rows <= 31 else (4099, 1003):
             x = rng.integers(0, 3, size=(rows, cols)).astype(dtype)

@@ -6,8 +6,8 @@
  * tiles of more rows. Otherwise, with masked stores the first CHUNKED_ROWS
  * rows (or all: ISA_FOLD_ALL_PAIRS, and far folds on Intel:
  * cols_fold_asks) go two at a time and branch-free (where tiles are tall,
- * avx512's one- and two-byte integer lanes four at a time, its float
- * lanes in cache eight at a time: OCT_ROWS): one load
+ * avx512's one- and two-byte integer lanes four at a time, its wider
+ * lanes in cache eight at a time: GROUP_ROWS, OCT_ROWS): one load
  * and store of the best keys per two input vectors keeps the loop short
  * enough for the core to have many lines in flight (few long rows:
  * segmentation maps), and improving columns note their row in a byte
@@ -61,26 +61,27 @@ VINLINE void L(cols_pair)(const char *q, int64_t jj, int64_t rs, uintptr_t pf0, 
     v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
 }
 
-/* cols_pair over the four rows q + t * rs: one load and store of the
-   best keys per four input vectors; u[t] the lanes row t improves, the
-   rows on pf[t] asked for with ask. */
-VINLINE void L(cols_quad)(const char *q, int64_t jj, int64_t rs, const uintptr_t *pf, int ask,
-                          char *best, vmask *u, vec flip, int last, int op, int kind, int64_t inf,
-                          int sw)
+/* Rows a group pass of cols_group takes: four of one- and two-byte lanes,
+   OCT_ROWS of wider ones. */
+#define GROUP_ROWS (W <= 2 ? 4 : OCT_ROWS)
+/* cols_pair over the GROUP_ROWS rows q + t * rs: one load and store of
+   the best keys per GROUP_ROWS input vectors; u[t] the lanes row t
+   improves, the rows on pf[t] asked for with ask. */
+VINLINE void L(cols_group)(const char *q, int64_t jj, int64_t rs, const uintptr_t *pf, int ask,
+                           char *best, vmask *u, vec flip, int last, int op, int kind, int64_t inf,
+                           int sw)
 {
-    for (int t = 0; ask && t < 4; t++)
+    for (int t = 0; ask && t < GROUP_ROWS; t++)
         argext_prefetch((const char *)(pf[t] + (uintptr_t)(jj * W)));
-    vec k[4];
-    for (int t = 0; t < 4; t++)
+    vec k[GROUP_ROWS];
+    for (int t = 0; t < GROUP_ROWS; t++)
         k[t] = L(keys_at)(q + t * rs + jj * W, op, kind, inf, sw);
     vec b = v_xor(v_load(best + jj * W), flip);
-    const vec m = L(v_max)(L(v_max)(k[0], k[1]), L(v_max)(k[2], k[3]));
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < GROUP_ROWS; t++) {
         u[t] = last ? L(v_gem)(k[t], b) : L(v_gtm)(k[t], b);
-        if (t < 3)
-            b = L(v_max)(k[t], b);
+        b = L(v_max)(k[t], b);
     }
-    v_store(best + jj * W, v_xor(L(v_max)(m, b), flip));
+    v_store(best + jj * W, v_xor(b, flip));
 }
 
 #ifdef FLANE
@@ -148,7 +149,9 @@ VINLINE void F(cols_oct_floats)(const char *q, int64_t jj, int64_t rs, char *bes
 }
 
 /* Rows r to r + OCT_ROWS - 1 of a chunk from row c0 (cols_pair_bytes),
-   best held as floats; they ask for nothing ahead. */
+   best held as floats. They ask for nothing ahead: asking for the next
+   eight rows, as pairs ask for the next pair, took 1.6x the time (Intel
+   Xeon, float32 (2, 64, 131072), (4, 200, 65536)). */
 VINLINE void F(cols_oct_bytes)(const char *p, int64_t r, int64_t rs, int64_t bn, int64_t c0,
                                char *best, int8_t *row_of, int last, int op, int kind,
                                int64_t inf, int sw)
@@ -206,19 +209,20 @@ VINLINE void L(cols_pair_bytes)(const char *p, int64_t r, int64_t r1, int64_t ro
     }
 }
 
-/* Rows r to r + 3 of a chunk from row c0 (cols_pair_bytes), keys only. */
-VINLINE void L(cols_quad_bytes)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t bn,
-                                int64_t c0, int ask, char *best, int8_t *row_of, vec flip, int last,
-                                int op, int kind, int64_t inf, int sw)
+/* Rows r to r + GROUP_ROWS - 1 of a chunk from row c0 (cols_pair_bytes),
+   keys only. */
+VINLINE void L(cols_group_bytes)(const char *p, int64_t r, int64_t rows, int64_t rs, int64_t bn,
+                                 int64_t c0, int ask, char *best, int8_t *row_of, vec flip,
+                                 int last, int op, int kind, int64_t inf, int sw)
 {
-    uintptr_t pf[4];
-    for (int t = 0; t < 4; t++)
-        pf[t] = L(cols_ahead)(p, r + 4 + t, rows, rs, bn);
+    uintptr_t pf[GROUP_ROWS];
+    for (int t = 0; t < GROUP_ROWS; t++)
+        pf[t] = L(cols_ahead)(p, r + GROUP_ROWS + t, rows, rs, bn);
     for (int64_t j = 0; j < bn; j += V_BYTES / W) {
         const int64_t jj = L(cols_vector)(j, bn);
-        vmask u[4];
-        L(cols_quad)(p + r * rs, jj, rs, pf, ask, best, u, flip, last, op, kind, inf, sw);
-        for (int t = 0; t < 4; t++)
+        vmask u[GROUP_ROWS];
+        L(cols_group)(p + r * rs, jj, rs, pf, ask, best, u, flip, last, op, kind, inf, sw);
+        for (int t = 0; t < GROUP_ROWS; t++)
             L(v_store_row)(row_of + jj, u[t], (int)(r + t - c0));
     }
 }
@@ -252,14 +256,19 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chun
                             int kind, int64_t inf, int sw)
 {
     const int floats = W >= 4 && kind == ARGEXT_KIND_FLOAT;
-    /* where folds' tiles are tall (Intel), avx512's integer lanes of one
-       and two bytes four rows at a time. Intel Xeon against pairs: int8
-       (2, 100, 262144) 1.13x, last 1.12x, (8, 64, 1048576) 1.14-1.27x,
-       (200, 262144) over axis 0 1.14x, (1000, 8192) 0.98x, int16 1.04-1.18x;
-       avx2 and sse4.2 0.90-1.09x, four- and eight-byte lanes 0.65-0.69x,
-       float16 0.98x */
-    const int quads = V_BYTES == 64 && W <= 2 && kind != ARGEXT_KIND_FLOAT &&
-                      argext_fold_tiles_mode() == ARGEXT_FOLD_TILES_TALL;
+    /* where folds' tiles are tall (Intel), avx512's integer lanes in
+       groups: one- and two-byte lanes four rows at a time, asking ahead as
+       pairs do. Intel Xeon against pairs: int8 (2, 100, 262144) 1.13x,
+       last 1.12x, (8, 64, 1048576) 1.14-1.27x, (200, 262144) over axis 0
+       1.14x, (1000, 8192) 0.98x, int16 1.04-1.18x; avx2 and sse4.2
+       0.90-1.09x, four- and eight-byte lanes (asking ahead) 0.65-0.69x,
+       float16 0.98x. Four- and eight-byte lanes in cache (whose pairs ask
+       ahead: cols_fold_asks) eight rows at a time without asks: int32 (4,
+       200, 65536) over axis 1 1.17x, (2, 64, 131072) 1.09x, last 1.10x,
+       uint32 1.09x, int64 (2, 100, 65536) 1.08x, int32 (300, 65536) over
+       axis 0 1.04x; past the cache they keep their pairs. */
+    const int groups = V_BYTES == 64 && (W <= 2 || ask) && kind != ARGEXT_KIND_FLOAT &&
+                       argext_fold_tiles_mode() == ARGEXT_FOLD_TILES_TALL;
     /* where folds' tiles are tall (Intel), avx512's float32/float64 folds
        in cache (those whose pairs ask ahead: cols_fold_asks) eight rows a
        pass, best held as floats. Intel Xeon against pairs: float32 (4,
@@ -283,9 +292,9 @@ VINLINE void L(cols_chunks)(const char *p, int64_t r, int64_t rows, int64_t chun
         for (; octs && !last && r + OCT_ROWS - 1 < c1; r += OCT_ROWS)
             F(cols_oct_bytes)(p, r, rs, bn, c0, best, row_of, 0, op, kind, inf, sw);
 #endif
-        for (; quads && r + 3 < c1; r += 4)
-            L(cols_quad_bytes)(p, r, rows, rs, bn, c0, ask, best, row_of, flip, last, op, kind,
-                               inf, sw);
+        for (; groups && r + GROUP_ROWS - 1 < c1; r += GROUP_ROWS)
+            L(cols_group_bytes)(p, r, rows, rs, bn, c0, ask && W <= 2, best, row_of, flip, last,
+                                op, kind, inf, sw);
         for (; r < c1; r += 2) {
             const int64_t r1 = r + 1 < c1 ? r + 1 : r;
             /* float lanes: two copies, the order a constant in each (Zen 3,
